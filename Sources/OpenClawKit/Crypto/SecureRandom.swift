@@ -1,0 +1,28 @@
+import COpenSSL
+
+/// Cryptographically secure random bytes from OpenSSL's CSPRNG.
+public enum SecureRandom {
+    public static func bytes(_ count: Int) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: count)
+        guard count > 0 else { return out }
+        let ok = out.withUnsafeMutableBytes { RAND_bytes($0.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(count)) }
+        // RAND_bytes fails only when the CSPRNG cannot be seeded; continuing would be unsafe.
+        precondition(ok == 1, "RAND_bytes failed: the system random source is unavailable")
+        return out
+    }
+
+    /// A random (version 4) UUID in its lowercase 8-4-4-4-12 text form.
+    public static func uuid() -> String {
+        var b = bytes(16)
+        b[6] = (b[6] & 0x0f) | 0x40
+        b[8] = (b[8] & 0x3f) | 0x80
+        let hex = Array(Hex.encode(b).utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(36)
+        for (i, c) in hex.enumerated() {
+            if i == 8 || i == 12 || i == 16 || i == 20 { out.append(UInt8(ascii: "-")) }
+            out.append(c)
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

@@ -1,0 +1,44 @@
+// STUB where marked: the wire work (issue 2) fills these in. The signatures are the contract.
+
+/// Why a byte stream failed. Descriptions are one line, for people, and never carry secrets.
+public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Host name resolution failed.
+    case resolve(host: String, reason: String)
+    /// The TCP connection could not be made (refused, unreachable…).
+    case connect(host: String, port: Int, reason: String)
+    /// The deadline passed; the string says what was being waited for.
+    case timedOut(String)
+    /// The peer closed the stream (EOF where more was needed, reset, EPIPE).
+    case closed(String)
+    /// TLS failed: handshake, certificate verification, hostname or fingerprint mismatch.
+    case tls(String)
+    /// Any other system call failure.
+    case io(String)
+
+    public var description: String {
+        switch self {
+        case .resolve(let host, let reason): return "cannot resolve \(host): \(reason)"
+        case .connect(let host, let port, let reason): return "cannot connect to \(host):\(port): \(reason)"
+        case .timedOut(let what): return "timed out \(what)"
+        case .closed(let what): return "connection closed: \(what)"
+        case .tls(let what): return "TLS: \(what)"
+        case .io(let what): return what
+        }
+    }
+}
+
+/// A bidirectional stream of bytes (TCP or TLS) with deadlines on every wait.
+/// One reader thread and one writer thread may use a stream at the same time.
+public protocol ByteStream: AnyObject {
+    /// The socket, for `poll(2)` in an event loop.
+    var fileDescriptor: Int32 { get }
+    /// Input already read from the socket and buffered (TLS records): poll would not report it.
+    var hasBufferedInput: Bool { get }
+    /// Reads at least one byte, waiting until `deadline`; returns 0 at end of stream.
+    /// With `Deadline.now` it returns what is available without waiting (throwing `timedOut` if nothing is).
+    func read(into buffer: UnsafeMutableRawBufferPointer, deadline: Deadline) throws(TransportError) -> Int
+    /// Writes every byte, waiting for socket space until `deadline`.
+    func write(_ bytes: UnsafeRawBufferPointer, deadline: Deadline) throws(TransportError)
+    /// Shuts the stream down; later calls fail with `closed`. Safe to call twice.
+    func close()
+}

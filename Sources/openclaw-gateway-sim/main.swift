@@ -1,0 +1,1 @@
+print("openclaw-gateway-sim 0.1.0")

@@ -1,0 +1,1 @@
+print("openclaw 0.1.0")
