@@ -1,0 +1,110 @@
+/// An authenticated connection to a gateway: the `connect.challenge` handshake, then
+/// requests and the frames that answer them, on the caller's thread.
+public final class GatewaySession {
+    public let hello: HelloOk
+    /// The challenge event and the hello-ok response, redacted, for `--raw`.
+    public let handshakeFrames: [JSONValue]
+    /// Things worth telling the user that did not stop the session (e.g. a device token not saved).
+    public private(set) var warnings: [String] = []
+
+    private let socket: WebSocketConnection
+    private let tracer: (@Sendable (TraceDirection, JSONValue) -> Void)?
+    private var nextRequestNumber = 1
+
+    public var fileDescriptor: Int32 { socket.fileDescriptor }
+    public var hasBufferedInput: Bool { socket.hasBufferedInput }
+
+    /// Connects and authenticates by `deadline`. A refused stored device token is dropped
+    /// and the handshake tried once more with the shared credentials.
+    public static func open(_ options: SessionOptions, deadline: Deadline) throws(GatewayError) -> GatewaySession {
+        let stored = options.identity.flatMap { identity in
+            options.deviceAuthStore?.token(deviceId: identity.deviceId, role: ConnectRequest.role)
+        }
+        let useStored = options.token == nil && stored != nil
+        do throws(GatewayError) {
+            return try Handshake(options: options, storedDeviceToken: useStored ? stored?.token : nil).run(deadline: deadline)
+        } catch {
+            guard useStored, case .authenticationFailed(_, let shape?) = error,
+                  ["AUTH_DEVICE_TOKEN_MISMATCH", "AUTH_TOKEN_MISMATCH"].contains(shape.detailsCode ?? "") ,
+                  let identity = options.identity
+            else { throw error }
+            try? options.deviceAuthStore?.remove(deviceId: identity.deviceId, role: ConnectRequest.role)
+            return try Handshake(options: options, storedDeviceToken: nil).run(deadline: deadline)
+        }
+    }
+
+    init(socket: WebSocketConnection, hello: HelloOk, handshakeFrames: [JSONValue], warnings: [String],
+         tracer: (@Sendable (TraceDirection, JSONValue) -> Void)?, nextRequestNumber: Int) {
+        self.socket = socket
+        self.hello = hello
+        self.handshakeFrames = handshakeFrames
+        self.warnings = warnings
+        self.tracer = tracer
+        self.nextRequestNumber = nextRequestNumber
+    }
+
+    /// Sends a request and returns its id; the answer arrives through `receive`.
+    @discardableResult
+    public func send(method: String, params: JSONValue?, deadline: Deadline) throws(GatewayError) -> String {
+        let id = String(nextRequestNumber)
+        nextRequestNumber += 1
+        var frame: JSONObject = ["type": "req", "id": .string(id), "method": .string(method)]
+        if let params { frame["params"] = params }
+        try Self.write(.object(frame), to: socket, tracer: tracer, deadline: deadline)
+        return id
+    }
+
+    /// The next frame, or nil when `deadline` passes first (`Deadline.now`: only what is already here).
+    public func receive(deadline: Deadline) throws(GatewayError) -> GatewayFrame? {
+        try Self.read(from: socket, tracer: tracer, deadline: deadline)
+    }
+
+    /// Sends a WebSocket ping (keepalive through NATs and proxies).
+    public func ping(deadline: Deadline) throws(GatewayError) {
+        do { try socket.ping([], deadline: deadline) } catch { throw Self.map(error) }
+    }
+
+    public func close(code: UInt16 = 1000, reason: String = "") {
+        socket.close(code: code, reason: reason, deadline: .after(seconds: 1))
+    }
+
+    // MARK: - Frame I/O shared with the handshake
+
+    static func write(_ frame: JSONValue, to socket: WebSocketConnection,
+                      tracer: (@Sendable (TraceDirection, JSONValue) -> Void)?, deadline: Deadline) throws(GatewayError) {
+        tracer?(.send, Redaction.redact(frame))
+        var bytes = [UInt8]()
+        frame.write(to: &bytes)
+        do { try socket.send(text: bytes, deadline: deadline) } catch { throw map(error) }
+    }
+
+    static func read(from socket: WebSocketConnection, tracer: (@Sendable (TraceDirection, JSONValue) -> Void)?,
+                     deadline: Deadline) throws(GatewayError) -> GatewayFrame? {
+        let message: WebSocketMessage?
+        do { message = try socket.receive(deadline: deadline) } catch { throw map(error) }
+        guard let message else { return nil }
+        let frame: GatewayFrame
+        do { frame = try GatewayFrame(message: message.bytes) } catch { throw .protocolError(error.message) }
+        tracer?(.recv, Redaction.redact(frame.value))
+        return frame
+    }
+
+    static func map(_ error: WebSocketError) -> GatewayError {
+        switch error {
+        case .handshakeFailed(let status):
+            return .cannotConnect("the gateway did not accept the WebSocket upgrade: \(status)")
+        case .protocolViolation(_, let reason):
+            return .protocolError("WebSocket protocol error: \(reason)")
+        case .closed(let code, let reason):
+            let what = [code.map(String.init), reason.isEmpty ? nil : reason].compactMap { $0 }.joined(separator: " ")
+            if code == 1002 { return .protocolError("the gateway closed the connection: \(what)") }
+            return .connectionLost("the gateway closed the connection" + (what.isEmpty ? "" : " (\(what))"), closeCode: code)
+        case .transport(let transport):
+            switch transport {
+            case .timedOut(let what): return .timedOut("timed out \(what)")
+            case .closed(let what): return .connectionLost("connection lost: \(what)", closeCode: nil)
+            case .resolve, .connect, .tls, .io: return .cannotConnect(transport.description)
+            }
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import Glibc
+
+/// One attempt at the connect handshake (protocol.md §3): socket and upgrade, wait for
+/// `connect.challenge`, send a signed `connect`, read `hello-ok`.
+struct Handshake {
+    let options: SessionOptions
+    /// A device token from an earlier hello-ok, sent as `auth.token` when no shared token is given.
+    let storedDeviceToken: String?
+
+    static let connectRequestID = "1"
+
+    func run(deadline overall: Deadline) throws(GatewayError) -> GatewaySession {
+        let deadline = min(overall, .after(seconds: options.connectTimeout))
+        let tracer = options.tracer
+        let socket: WebSocketConnection
+        do {
+            socket = try WebSocketConnection.connect(url: options.url, tls: tlsOptions, deadline: deadline)
+        } catch {
+            if case .transport(.timedOut) = error {
+                throw .timedOut("timed out connecting to \(options.url) (--connect-timeout \(formatSeconds(options.connectTimeout)))")
+            }
+            throw GatewaySession.map(error)
+        }
+        do throws(GatewayError) {
+            let challenge = try waitForChallenge(socket, deadline: deadline)
+            let request = try connectRequest(challenge: challenge)
+            let frame: JSONValue = [
+                "type": "req", "id": .string(Self.connectRequestID), "method": "connect", "params": request.params,
+            ]
+            try GatewaySession.write(frame, to: socket, tracer: tracer, deadline: deadline)
+            let response = try waitForResponse(socket, deadline: deadline)
+            if let shape = response.error {
+                throw HandshakeFailure.error(for: shape, tokenSource: options.tokenSource, passwordSource: options.passwordSource,
+                                             usedStoredDeviceToken: storedDeviceToken != nil)
+            }
+            let hello: HelloOk
+            do { hello = try HelloOk(payload: response.payload ?? .null) } catch { throw .protocolError(error.message) }
+            var warnings: [String] = []
+            if let token = hello.deviceToken, token != storedDeviceToken, let identity = options.identity,
+               let store = options.deviceAuthStore {
+                do {
+                    try store.save(deviceId: identity.deviceId, role: hello.role ?? ConnectRequest.role, token: token,
+                                   scopes: hello.grantedScopes ?? options.scopes)
+                } catch {
+                    warnings.append("could not store the device token: \(error)")
+                }
+            }
+            let shown = [Redaction.redact(challenge.value), Redaction.redact(response.value)]
+            return GatewaySession(socket: socket, hello: hello, handshakeFrames: shown, warnings: warnings,
+                                  tracer: tracer, nextRequestNumber: 2)
+        } catch {
+            socket.close(code: 1000, reason: "", deadline: .after(seconds: 0.2))
+            throw error
+        }
+    }
+
+    private var tlsOptions: TLSClientOptions? {
+        guard options.url.isSecure else { return nil }
+        return options.tls ?? TLSClientOptions(serverName: options.url.host)
+    }
+
+    private func waitForChallenge(_ socket: WebSocketConnection, deadline: Deadline) throws(GatewayError) -> GatewayFrame {
+        let frame = try readDuringHandshake(socket, deadline: deadline, waitingFor: "connect.challenge")
+        guard frame.eventName == "connect.challenge" else {
+            throw .protocolError("expected connect.challenge as the gateway's first frame")
+        }
+        guard let nonce = frame.payload?["nonce"]?.stringValue, !nonce.isEmpty else {
+            throw .protocolError("connect.challenge without a nonce")
+        }
+        _ = nonce
+        return frame
+    }
+
+    private func waitForResponse(_ socket: WebSocketConnection, deadline: Deadline) throws(GatewayError) -> GatewayFrame {
+        while true {
+            let frame = try readDuringHandshake(socket, deadline: deadline, waitingFor: "hello-ok")
+            if frame.responseID == Self.connectRequestID { return frame }
+            // Events sent before hello-ok (none expected) are not ours to print.
+        }
+    }
+
+    private func readDuringHandshake(_ socket: WebSocketConnection, deadline: Deadline, waitingFor what: String) throws(GatewayError) -> GatewayFrame {
+        do throws(GatewayError) {
+            guard let frame = try GatewaySession.read(from: socket, tracer: options.tracer, deadline: deadline) else {
+                throw GatewayError.timedOut("timed out waiting for \(what) from \(options.url) (--connect-timeout \(formatSeconds(options.connectTimeout)))")
+            }
+            return frame
+        } catch {
+            if case .connectionLost(let message, let code) = error {
+                throw .connectionLost("\(message) during the handshake", closeCode: code)
+            }
+            throw error
+        }
+    }
+
+    private func connectRequest(challenge: GatewayFrame) throws(GatewayError) -> ConnectRequest {
+        let nonce = challenge.payload?["nonce"]?.stringValue ?? ""
+        // The challenge's ts is the gateway's clock: signing with it avoids clock-skew rejections.
+        let signedAt = challenge.payload?["ts"]?.int64Value ?? WallClock.milliseconds()
+        let token = options.token ?? storedDeviceToken
+        var proof: ConnectRequest.DeviceProof? = nil
+        if let identity = options.identity {
+            let payload = options.signsV3Payload
+                ? DeviceAuthPayload.v3(deviceId: identity.deviceId, clientId: ConnectRequest.clientID,
+                                       clientMode: ConnectRequest.clientMode, role: ConnectRequest.role,
+                                       scopes: options.scopes, signedAtMs: signedAt, token: token ?? "", nonce: nonce,
+                                       platform: Self.platform, deviceFamily: "")
+                : DeviceAuthPayload.v2(deviceId: identity.deviceId, clientId: ConnectRequest.clientID,
+                                       clientMode: ConnectRequest.clientMode, role: ConnectRequest.role,
+                                       scopes: options.scopes, signedAtMs: signedAt, token: token ?? "", nonce: nonce)
+            let signature: String
+            do { signature = try identity.signature(payload: payload) } catch {
+                throw .authenticationFailed("cannot sign the device proof: \(error)", nil)
+            }
+            proof = .init(id: identity.deviceId, publicKey: identity.publicKeyBase64URL, signature: signature,
+                          signedAt: signedAt, nonce: nonce)
+        }
+        return ConnectRequest(clientVersion: options.clientVersion, platform: Self.platform, scopes: options.scopes,
+                              token: token, password: options.password, instanceID: SecureRandom.uuid(), device: proof)
+    }
+
+    static let platform = "linux"
+}
+
+func formatSeconds(_ value: Double) -> String {
+    value == value.rounded() && value < 1e15 ? String(Int(value)) : String(value)
+}

@@ -1,0 +1,153 @@
+/// The result of parsing the command line: which command, its flag values and positionals.
+struct Invocation {
+    var command: CommandSpec
+    /// Values by long flag name, in the order given; a switch is recorded as "".
+    var values: [String: [String]] = [:]
+    var positionals: [String] = []
+
+    func has(_ flag: String) -> Bool { values[flag] != nil }
+    /// The last value given (later flags override earlier ones).
+    func string(_ flag: String) -> String? { values[flag]?.last }
+    func strings(_ flag: String) -> [String] { values[flag] ?? [] }
+    func integer(_ flag: String) -> Int? { string(flag).flatMap { Int($0) } }
+    func seconds(_ flag: String) -> Double? { string(flag).flatMap { Double($0) } }
+}
+
+/// openclaw's hand-written parser, driven by `CommandTable`.
+/// Accepts options before or after the command, `--flag=value` and `--flag value`,
+/// bundled short flags (`-qs main`), `--` to end options, and repeatable flags.
+enum ArgumentParser {
+    static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
+        let command = try findCommand(arguments)
+        var invocation = Invocation(command: command)
+        let known = CommandTable.flags(for: command)
+        var index = 0
+        var optionsEnded = false
+        var commandSeen = false
+
+        func record(_ flag: FlagSpec, _ value: String) throws(UsageError) {
+            invocation.values[flag.long, default: []].append(try validate(value, for: flag))
+        }
+
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
+                if !commandSeen && argument == command.name && !optionsEnded { commandSeen = true; continue }
+                invocation.positionals.append(argument)
+                continue
+            }
+            if argument == "--" { optionsEnded = true; continue }
+
+            if argument.hasPrefix("--") {
+                let body = argument.dropFirst(2)
+                let name = String(body.prefix(while: { $0 != "=" }))
+                let inline: String? = body.contains("=") ? String(body.drop(while: { $0 != "=" }).dropFirst()) : nil
+                guard let flag = known.first(where: { $0.long == name }) else {
+                    throw unknownFlag("--\(name)", command: command, candidates: known.map { "--\($0.long)" })
+                }
+                if flag.takesValue {
+                    if let inline { try record(flag, inline); continue }
+                    guard index < arguments.count else { throw missingValue(flag) }
+                    try record(flag, arguments[index])
+                    index += 1
+                } else {
+                    if inline != nil { throw UsageError("--\(flag.long) does not take a value") }
+                    try record(flag, "")
+                }
+                continue
+            }
+
+            // A bundle of short flags: `-q`, `-qs main`, `-smain`, `-n5`.
+            var letters = Substring(argument.dropFirst())
+            while let letter = letters.first {
+                letters = letters.dropFirst()
+                guard let flag = known.first(where: { $0.short == letter }) else {
+                    throw unknownFlag("-\(letter)", command: command, candidates: known.compactMap { $0.short.map { "-\($0)" } })
+                }
+                if flag.takesValue {
+                    if !letters.isEmpty { try record(flag, String(letters)); letters = "" }
+                    else if index < arguments.count { try record(flag, arguments[index]); index += 1 }
+                    else { throw missingValue(flag) }
+                } else {
+                    try record(flag, "")
+                }
+            }
+        }
+        return invocation
+    }
+
+    /// Finds the command word: the first positional, skipping flags and their values.
+    /// No command at all means `help`.
+    private static func findCommand(_ arguments: [String]) throws(UsageError) -> CommandSpec {
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if argument == "--" { break }
+            if argument == "-" || !argument.hasPrefix("-") {
+                if let command = CommandTable.command(named: argument) { return command }
+                let names = CommandTable.commands.filter { !$0.hidden }.map(\.name)
+                let hint = closestMatch(to: argument, in: names).map { " (did you mean '\($0)'?)" } ?? ""
+                throw UsageError("unknown command '\(argument)'\(hint); run 'openclaw help' for the list")
+            }
+            if argument.hasPrefix("--") {
+                let name = argument.dropFirst(2)
+                if !name.contains("="), let flag = CommandTable.allFlags.first(where: { $0.long == name }), flag.takesValue {
+                    index += 1
+                }
+            } else {
+                // In a short bundle, a value-taking letter consumes the rest or the next argument.
+                for (offset, letter) in argument.dropFirst().enumerated() {
+                    if let flag = CommandTable.allFlags.first(where: { $0.short == letter }), flag.takesValue {
+                        if offset == argument.count - 2 { index += 1 }
+                        break
+                    }
+                }
+            }
+        }
+        // Version and help switches work without a command.
+        let switches = Set(arguments)
+        if switches.contains("--version") || switches.contains("-V") { return CommandTable.command(named: "version")! }
+        return CommandTable.command(named: "help")!
+    }
+
+    private static func unknownFlag(_ flag: String, command: CommandSpec, candidates: [String]) -> UsageError {
+        let hint = closestMatch(to: flag, in: candidates).map { " (did you mean \($0)?)" } ?? ""
+        let scope = command.name == "help" ? "" : " for '\(command.name)'"
+        return UsageError("unknown flag \(flag)\(scope)\(hint); see 'openclaw help \(command.name)'")
+    }
+
+    private static func missingValue(_ flag: FlagSpec) -> UsageError {
+        UsageError("--\(flag.long) needs a value: \(flag.placeholder)")
+    }
+
+    /// Checks a value against the flag's kind and returns it in canonical form.
+    static func validate(_ value: String, for flag: FlagSpec) throws(UsageError) -> String {
+        switch flag.value {
+        case .none, .text, .file, .directory:
+            if flag.value != .none && value.isEmpty { throw UsageError("--\(flag.long) needs a non-empty \(flag.placeholder)") }
+            return value
+        case .integer(let range):
+            guard let number = Int(value), range.contains(number) else {
+                let bounds = range.upperBound == Int.max ? "\(range.lowerBound) or more" : "from \(range.lowerBound) to \(range.upperBound)"
+                throw UsageError("--\(flag.long) expects a whole number \(bounds), got '\(value)'")
+            }
+            return String(number)
+        case .seconds(let range):
+            guard let number = Double(value), number.isFinite, range.contains(number) else {
+                throw UsageError("--\(flag.long) expects seconds from \(formatSeconds(range.lowerBound)) to \(formatSeconds(range.upperBound)), got '\(value)'")
+            }
+            return value
+        case .choice(let choices):
+            guard choices.contains(value) else {
+                throw UsageError("--\(flag.long) expects one of \(choices.joined(separator: ", ")), got '\(value)'")
+            }
+            return value
+        }
+    }
+
+    private static func formatSeconds(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+}
