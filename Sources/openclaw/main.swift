@@ -1,1 +1,3 @@
-print("openclaw 0.1.0")
+import Glibc
+
+exit(Dispatcher.run(Array(CommandLine.arguments.dropFirst())).rawValue)

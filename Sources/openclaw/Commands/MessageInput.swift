@@ -1,0 +1,77 @@
+import Glibc
+import OpenClawKit
+
+/// Where `send` gets its message: arguments, `--file`, or stdin.
+enum MessageInput {
+    static let maximumBytes = 25 * 1024 * 1024
+
+    static func read(_ invocation: Invocation) throws -> String {
+        let arguments = invocation.positionals
+        let bytes: [UInt8]
+        if let path = invocation.string("file") {
+            guard arguments.isEmpty else { throw CommandFailure(.usage, "give the message as arguments or with --file, not both") }
+            bytes = try FileInput.read(path, what: "--file")
+        } else if arguments == ["-"] || (arguments.isEmpty && isatty(0) == 0) {
+            bytes = try FileInput.read("-", what: "stdin")
+        } else {
+            bytes = Array(arguments.joined(separator: " ").utf8)
+        }
+        guard bytes.count <= maximumBytes else { throw CommandFailure(.usage, "the message is larger than 25 MiB") }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw CommandFailure(.usage, "the message is not valid UTF-8")
+        }
+        guard !text.allSatisfy({ $0.isWhitespace }) else {
+            throw CommandFailure(.usage, "empty message: give it as arguments, with --file, or on stdin")
+        }
+        return text
+    }
+}
+
+/// Whole-file reads with one-line errors.
+enum FileInput {
+    /// Reads `path` (`-` = stdin) completely.
+    static func read(_ path: String, what: String, limit: Int = 64 * 1024 * 1024) throws -> [UInt8] {
+        let fd = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw CommandFailure(.usage, "cannot read \(what) \(path): \(String(cString: strerror(errno)))") }
+        defer { if fd != 0 { close(fd) } }
+        var out = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n == 0 { break }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw CommandFailure(.usage, "cannot read \(what) \(path): \(String(cString: strerror(errno)))")
+            }
+            out.append(contentsOf: chunk[0..<n])
+            if out.count > limit { throw CommandFailure(.usage, "\(what) \(path) is larger than \(limit / 1024 / 1024) MiB") }
+        }
+        return out
+    }
+}
+
+/// A file for `--attach`, as the chat.send attachment object.
+enum Attachment {
+    static func load(_ path: String) throws -> JSONValue {
+        let bytes = try FileInput.read(path, what: "--attach", limit: 20 * 1024 * 1024)
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let mime = mimeType(forName: name)
+        return [
+            "type": .string(mime.hasPrefix("image/") ? "image" : "file"),
+            "mimeType": .string(mime),
+            "fileName": .string(name),
+            "content": .string(Base64.encode(bytes)),
+        ]
+    }
+
+    static func mimeType(forName name: String) -> String {
+        let ext = name.split(separator: ".").last.map { $0.lowercased() } ?? ""
+        let table = [
+            "png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif", "webp": "image/webp",
+            "heic": "image/heic", "svg": "image/svg+xml", "pdf": "application/pdf", "txt": "text/plain",
+            "md": "text/markdown", "json": "application/json", "csv": "text/csv", "html": "text/html",
+            "mp3": "audio/mpeg", "wav": "audio/wav", "ogg": "audio/ogg", "mp4": "video/mp4", "zip": "application/zip",
+        ]
+        return table[ext] ?? "application/octet-stream"
+    }
+}

@@ -1,0 +1,71 @@
+import OpenClawKit
+
+/// Sends one request and waits for its response, printing unrelated frames only with `--raw`.
+func request(_ method: String, params: JSONValue?, on session: GatewaySession, context: CommandContext,
+             expectFinal: Bool = false) throws -> GatewayFrame {
+    let id: String
+    do { id = try session.send(method: method, params: params, deadline: context.deadline) } catch { throw CommandFailure(error) }
+    return try awaitResponse(id: id, method: method, on: session, context: context, expectFinal: expectFinal)
+}
+
+func awaitResponse(id: String, method: String, on session: GatewaySession, context: CommandContext,
+                   expectFinal: Bool) throws -> GatewayFrame {
+    let loop = FrameLoop(session: session)
+    while true {
+        let event: LoopEvent
+        do { event = try loop.next(until: context.deadline) } catch let error as GatewayError { throw CommandFailure(error) }
+        switch event {
+        case .frame(let frame):
+            if frame.responseID == id && !(expectFinal && frame.isAcceptedAck) { return frame }
+            if context.raw { context.printFrame(frame) }
+        case .signal(let signal):
+            throw CommandFailure(ExitStatus(signal: signal), "interrupted")
+        case .timeout:
+            throw context.timeoutFailure("waiting for the \(method) response")
+        }
+    }
+}
+
+/// The failure for a response with `ok:false` (exit 1), after the frame itself was printed.
+func gatewayFailure(_ frame: GatewayFrame, method: String) -> CommandFailure {
+    let shape = frame.error ?? ErrorShape(.null)
+    return CommandFailure(.gatewayError, "\(method) failed: \(shape.code): \(shape.message)")
+}
+
+enum HistoryCommand {
+    static func run(_ context: CommandContext) throws {
+        var params: JSONObject = ["sessionKey": .string(context.sessionKey)]
+        if let limit = context.invocation.integer("limit") { params["limit"] = JSONValue(limit) }
+        let session = try context.openSession()
+        defer { session.close() }
+        let response = try request("chat.history", params: .object(params), on: session, context: context)
+        switch context.format {
+        case .ndjson: context.printFrame(response)
+        case .text:
+            for message in response.payload?["messages"]?.arrayValue ?? [] {
+                Console.out.write(TranscriptText.line(for: message))
+                Console.out.write("\n")
+            }
+        }
+        if response.error != nil { throw gatewayFailure(response, method: "chat.history") }
+    }
+}
+
+enum AbortCommand {
+    static func run(_ context: CommandContext) throws {
+        var params: JSONObject = ["sessionKey": .string(context.sessionKey)]
+        if let run = context.invocation.string("run") { params["runId"] = .string(run) }
+        let session = try context.openSession()
+        defer { session.close() }
+        let response = try request("chat.abort", params: .object(params), on: session, context: context)
+        switch context.format {
+        case .ndjson: context.printFrame(response)
+        case .text:
+            if response.error == nil {
+                let count = response.payload?["runIds"]?.arrayValue?.count ?? 0
+                Console.out.write("aborted \(count) run(s)\n")
+            }
+        }
+        if response.error != nil { throw gatewayFailure(response, method: "chat.abort") }
+    }
+}

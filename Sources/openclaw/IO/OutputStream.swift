@@ -1,0 +1,69 @@
+import Glibc
+
+/// Buffered writing to a file descriptor with explicit flushes: frames that arrive together
+/// leave in one write(2), and nothing waits in the buffer while openclaw waits for input.
+final class OutputStream {
+    private let descriptor: Int32
+    private var buffer: [UInt8] = []
+    /// Set once the reader went away (EPIPE): later writes are dropped.
+    private(set) var isClosed = false
+
+    init(descriptor: Int32) {
+        self.descriptor = descriptor
+        buffer.reserveCapacity(64 * 1024)
+    }
+
+    func write(_ bytes: some Collection<UInt8>) { if !isClosed { buffer.append(contentsOf: bytes) } }
+    func write(_ text: String) { write(text.utf8) }
+
+    /// One NDJSON line: the bytes and a newline.
+    func writeLine(_ bytes: [UInt8]) {
+        guard !isClosed else { return }
+        buffer.append(contentsOf: bytes)
+        buffer.append(0x0A)
+        if buffer.count >= 256 * 1024 { flush() }
+    }
+
+    /// Writes out everything buffered. Returns false when the reader has gone (EPIPE).
+    @discardableResult
+    func flush() -> Bool {
+        guard !isClosed else { return false }
+        var offset = 0
+        defer { buffer.removeAll(keepingCapacity: true) }
+        while offset < buffer.count {
+            let written = buffer.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            if written >= 0 { offset += written; continue }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN:
+                var pfd = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&pfd, 1, -1)
+            default:
+                // EPIPE and friends: the reader is gone; end quietly.
+                isClosed = true
+                return false
+            }
+        }
+        return true
+    }
+}
+
+/// stdout for data, stderr for people.
+enum Console {
+    nonisolated(unsafe) static let out = OutputStream(descriptor: 1)
+    nonisolated(unsafe) static let err = OutputStream(descriptor: 2)
+    nonisolated(unsafe) static var quiet = false
+
+    /// A diagnostic line on stderr, unless `--quiet`.
+    static func note(_ message: String) {
+        guard !quiet else { return }
+        err.write("openclaw: \(message)\n")
+        err.flush()
+    }
+
+    /// The final error; printed even with `--quiet`.
+    static func error(_ message: String) {
+        err.write("openclaw: error: \(message)\n")
+        err.flush()
+    }
+}
