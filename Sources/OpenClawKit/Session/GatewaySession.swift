@@ -22,7 +22,7 @@ public final class GatewaySession {
         }
         let useStored = options.token == nil && stored != nil
         do throws(GatewayError) {
-            return try Handshake(options: options, storedDeviceToken: useStored ? stored?.token : nil).run(deadline: deadline)
+            return try Handshake(options: options, storedDeviceToken: useStored ? stored?.token.value : nil).run(deadline: deadline)
         } catch {
             guard useStored, case .authenticationFailed(_, let shape?) = error,
                   ["AUTH_DEVICE_TOKEN_MISMATCH", "AUTH_TOKEN_MISMATCH"].contains(shape.detailsCode ?? "") ,

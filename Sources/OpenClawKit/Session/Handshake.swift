@@ -39,7 +39,7 @@ struct Handshake {
             if let token = hello.deviceToken, token != storedDeviceToken, let identity = options.identity,
                let store = options.deviceAuthStore {
                 do {
-                    try store.save(deviceId: identity.deviceId, role: hello.role ?? ConnectRequest.role, token: token,
+                    _ = try store.save(deviceId: identity.deviceId, role: hello.role ?? ConnectRequest.role, token: Secret(token),
                                    scopes: hello.grantedScopes ?? options.scopes)
                 } catch {
                     warnings.append("could not store the device token: \(error)")
