@@ -24,5 +24,8 @@ test:
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
+demo: build
+	scripts/demo.sh
+
 clean:
 	rm -rf .build
