@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import OpenClawKit
 
@@ -63,5 +64,14 @@ import Testing
         #expect(resolve(nil, env) == ("/etc/a.json", "OPENCLAW_CONFIG_PATH"))
         #expect(resolve(nil, ["CLAWDBOT_CONFIG_PATH": "/etc/b.json"]) == ("/etc/b.json", "CLAWDBOT_CONFIG_PATH"))
         #expect(resolve("~/flag.json", env) == (dir.path + "/flag.json", "--config"))
+    }
+
+    @Test func environmentSnapshotMatchesTheProcess() {
+        let snapshot = Environment.current()
+        let expected = ProcessInfo.processInfo.environment
+        #expect(snapshot.values == expected)
+        #expect(!snapshot.values.isEmpty)
+        #expect(Environment(["A": "  x "]).trimmed("A") == "x")
+        #expect(Environment(["A": "   "]).trimmed("A") == nil)
     }
 }

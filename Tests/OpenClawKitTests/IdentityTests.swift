@@ -130,4 +130,24 @@ import Testing
         #expect(!identity.publicKeyBase64URL.contains("="))
         #expect("\(identity)" == "DeviceIdentity(\(identity.deviceId))")
     }
+
+    @Test func concurrentCreatorsAgreeOnOneIdentity() throws {
+        let dir = ConfigTestDirectory()
+        let state = dir.sub("race")
+        let ids = IdentityIdCollector()
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            if let identity = try? DeviceIdentity.loadOrCreate(stateDirectory: state) { ids.add(identity.deviceId) }
+        }
+        #expect(ids.all.count == 8)
+        #expect(Set(ids.all).count == 1)
+        let stored = try JSONValue.parse(try #require(dir.read(state + "/identity/device.json")))
+        #expect(stored["deviceId"]?.stringValue == ids.all.first)
+    }
+}
+
+final class IdentityIdCollector: @unchecked Sendable {
+    private let lock = NSLock()
+    private var ids: [String] = []
+    func add(_ id: String) { lock.lock(); ids.append(id); lock.unlock() }
+    var all: [String] { lock.lock(); defer { lock.unlock() }; return ids }
 }
