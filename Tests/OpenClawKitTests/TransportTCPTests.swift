@@ -63,18 +63,18 @@ import Testing
         }
     }
 
-    @Test func closeWakesAReaderBlockedInAnotherThread() async throws {
+    @Test func closeWakesAReaderBlockedInAnotherThread() throws {
         let (client, server, listener) = try Self.pair()
         defer { listener.close(); server.close() }
-        let done = Thread.detached { () -> TransportError? in
+        let done = BackgroundThread { () -> TransportError? in
             var buffer = [UInt8](repeating: 0, count: 16)
             do { _ = try buffer.withUnsafeMutableBytes { try client.read(into: $0, deadline: .after(seconds: 20)) } } catch { return error as? TransportError }
             return nil
         }
         usleep(50_000)
         client.close()
-        let error = await done.value
-        #expect(error != nil && error != .timedOut("waiting for data"))
+        let error = try done.wait()
+        #expect(error == .closed("the stream was closed"))
     }
 
     @Test func writingToAResetPeerFailsWithClosed() throws {
@@ -110,13 +110,23 @@ import Testing
     }
 }
 
-extension Thread {
-    /// Runs `body` on a new thread and hands its result to an async test.
-    static func detached<T: Sendable>(_ body: @escaping @Sendable () -> T) -> Task<T, Never> {
-        Task {
-            await withCheckedContinuation { continuation in
-                Thread { continuation.resume(returning: body()) }.start()
-            }
+/// Runs a body on its own thread at once (not on the cooperative pool, which blocking tests occupy).
+final class BackgroundThread<T: Sendable>: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var result: T?
+
+    init(_ body: @escaping @Sendable () -> T) {
+        Thread { [self] in
+            result = body()
+            done.signal()
+        }.start()
+    }
+
+    /// The body's result; throws if it takes more than `seconds`.
+    func wait(seconds: Double = 30) throws -> T {
+        guard done.wait(timeout: .now() + seconds) == .success, let result else {
+            throw TransportError.timedOut("waiting for a test thread")
         }
+        return result
     }
 }
