@@ -24,6 +24,12 @@ enum SignalWatcher {
         }
         signal(SIGINT, handler)
         signal(SIGTERM, handler)
+        // A parent may hand down a mask that blocks them (signal masks survive exec).
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        sigprocmask(SIG_UNBLOCK, &set, nil)
     }
 
     /// Reads pending signal bytes; returns the first signal seen (also kept in `received`).
