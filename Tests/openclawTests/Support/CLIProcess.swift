@@ -20,7 +20,11 @@ final class CLIProcess: @unchecked Sendable {
     private let stdoutURL: URL
     private let stderrURL: URL
 
-    init(_ arguments: [String], environment: [String: String], stdin: Data? = nil, stdinIsPipe: Bool = false) throws {
+    /// Keeps the write end of a never-read stdout pipe alive (the stalled-reader test).
+    private var unreadPipe: Pipe?
+
+    init(_ arguments: [String], environment: [String: String], stdin: Data? = nil, stdinIsPipe: Bool = false,
+         stdoutIsUnreadPipe: Bool = false) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         stdoutURL = directory.appendingPathComponent("stdout")
@@ -30,7 +34,13 @@ final class CLIProcess: @unchecked Sendable {
         process.executableURL = BuiltProducts.executable("openclaw")
         process.arguments = arguments
         process.environment = environment
-        process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
+        if stdoutIsUnreadPipe {
+            let pipe = Pipe()
+            unreadPipe = pipe
+            process.standardOutput = pipe
+        } else {
+            process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
+        }
         process.standardError = try FileHandle(forWritingTo: stderrURL)
         if let stdin {
             let inputURL = directory.appendingPathComponent("stdin")
@@ -58,6 +68,16 @@ final class CLIProcess: @unchecked Sendable {
         while Date() < deadline {
             if stdout.filter({ $0 == "\n" }).count >= count { return true }
             if !process.isRunning { return stdout.filter({ $0 == "\n" }).count >= count }
+            usleep(10_000)
+        }
+        return false
+    }
+
+    /// Waits until stdout contains `text`.
+    func waitForStdout(_ text: String, timeout: Double = 20) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if stdout.contains(text) { return true }
             usleep(10_000)
         }
         return false

@@ -15,8 +15,8 @@ final class SimulatorProcess: @unchecked Sendable {
 
     /// Starts the simulator with `arguments` plus `--port 0` (and `--log` unless `log` is false),
     /// and waits for its `listening on` line.
-    init(_ arguments: [String] = [], log: Bool = true, timeout: Double = 20) throws {
-        var arguments = arguments + ["--port", "0"]
+    init(_ arguments: [String] = [], log: Bool = true, port: Int = 0, timeout: Double = 20) throws {
+        var arguments = arguments + ["--port", String(port)]
         if log {
             let url = FileManager.default.temporaryDirectory.appendingPathComponent("sim-\(UUID().uuidString).ndjson")
             arguments += ["--log", url.path]
