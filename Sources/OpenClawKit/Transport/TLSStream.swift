@@ -50,7 +50,10 @@ public final class TLSStream: ByteStream, @unchecked Sendable {
             tcp.close()
             throw .tls("a SHA-256 fingerprint has 32 bytes, not \(pin.count)")
         }
-        _ = SSL_CTX_set_default_verify_paths(context)
+        if options.pinnedSHA256 == nil {
+            // Loading the system store costs a few milliseconds: only when the chain is checked.
+            _ = SSL_CTX_set_default_verify_paths(context)
+        }
         if let path = options.caBundlePath {
             guard SSL_CTX_load_verify_locations(context, path, nil) == 1 else {
                 tcp.close()
@@ -113,7 +116,7 @@ public final class TLSStream: ByteStream, @unchecked Sendable {
 
     private func handshake(deadline: Deadline, isClient: Bool, host: String) throws(TransportError) {
         do throws(TransportError) {
-            _ = try perform("the TLS handshake", deadline: deadline) { ssl in
+            _ = try perform("waiting for the TLS handshake", deadline: deadline) { ssl in
                 isClient ? SSL_connect(ssl) : SSL_accept(ssl)
             }
         } catch {
