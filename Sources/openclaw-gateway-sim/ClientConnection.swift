@@ -173,7 +173,7 @@ final class ClientConnection: EventSink, @unchecked Sendable {
             server.log?.record(direction: "in", connection: number, frame: message.bytes)
             let reply = router.handle(message.bytes)
             queue.push(.message(reply.frame))
-            if let (run, text) = reply.run { ScriptedAgent(gateway: gateway).start(run, message: text) }
+            reply.then?()
         }
     }
 
