@@ -76,7 +76,12 @@ public final class TCPStream: ByteStream, @unchecked Sendable {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
         while true {
             let n = recv(fileDescriptor, base, buffer.count, 0)
-            if n >= 0 { return n }
+            if n > 0 { return n }
+            if n == 0 {
+                // A local close() from another thread shows up here as end of stream.
+                if handle.isClosed { throw .closed("the stream was closed") }
+                return 0
+            }
             let code = errno
             switch code {
             case EINTR: continue

@@ -40,7 +40,8 @@ public final class WebSocketConnection: @unchecked Sendable {
     private var closeReceived = false
     private var terminal: WebSocketError? = nil
 
-    private init(role: Role, stream: ByteStream, maxMessageSize: Int) {
+    /// A connection over a stream whose upgrade is already done (tests drive the codec this way).
+    init(role: Role, stream: ByteStream, maxMessageSize: Int) {
         self.role = role
         self.stream = stream
         maxSize = maxMessageSize
