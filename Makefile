@@ -5,7 +5,7 @@ DESTDIR ?=
 DEBUG_BIN := .build/debug
 RELEASE_BIN := .build/release
 
-.PHONY: help build release test demo install uninstall clean
+.PHONY: help build release test demo install uninstall completions man clean
 
 help:
 	@echo "make build     debug build of openclaw and openclaw-gateway-sim"
@@ -26,6 +26,36 @@ test:
 
 demo: build
 	scripts/demo.sh
+
+# Completion scripts and the man page are generated from the command table and committed;
+# a test fails when these copies differ from what the binary prints.
+completions: build
+	$(DEBUG_BIN)/openclaw completion bash > completions/openclaw.bash.tmp && mv completions/openclaw.bash.tmp completions/openclaw.bash
+	$(DEBUG_BIN)/openclaw completion zsh > completions/_openclaw.tmp && mv completions/_openclaw.tmp completions/_openclaw
+	$(DEBUG_BIN)/openclaw completion fish > completions/openclaw.fish.tmp && mv completions/openclaw.fish.tmp completions/openclaw.fish
+
+man: build
+	$(DEBUG_BIN)/openclaw __man > man/openclaw.1.tmp && mv man/openclaw.1.tmp man/openclaw.1
+
+INSTALLED := $(DESTDIR)$(PREFIX)/bin/openclaw \
+	$(DESTDIR)$(PREFIX)/share/man/man1/openclaw.1 \
+	$(DESTDIR)$(PREFIX)/share/bash-completion/completions/openclaw \
+	$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_openclaw \
+	$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/openclaw.fish
+
+install: release
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+		$(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+	install -m 0755 $(RELEASE_BIN)/openclaw $(DESTDIR)$(PREFIX)/bin/openclaw
+	install -m 0644 man/openclaw.1 $(DESTDIR)$(PREFIX)/share/man/man1/openclaw.1
+	install -m 0644 completions/openclaw.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/openclaw
+	install -m 0644 completions/_openclaw $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_openclaw
+	install -m 0644 completions/openclaw.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/openclaw.fish
+
+uninstall:
+	rm -f $(INSTALLED)
 
 clean:
 	rm -rf .build

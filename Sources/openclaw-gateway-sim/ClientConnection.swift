@@ -173,7 +173,7 @@ final class ClientConnection: EventSink, @unchecked Sendable {
             server.log?.record(direction: "in", connection: number, frame: message.bytes)
             let reply = router.handle(message.bytes)
             queue.push(.message(reply.frame))
-            if let (run, text) = reply.run { ScriptedAgent(gateway: gateway).start(run, message: text) }
+            reply.then?()
         }
     }
 
@@ -198,13 +198,13 @@ final class ClientConnection: EventSink, @unchecked Sendable {
             do {
                 switch item {
                 case .message(let bytes):
-                    if try dropIfDue(socket) { return }
                     server.log?.record(direction: "out", connection: number, frame: bytes, isJSON: true)
                     try sendMessage(bytes, on: socket, deadline: deadline())
+                    if dropIfDue(socket) { return }
                 case .notJSON(let bytes):
-                    if try dropIfDue(socket) { return }
                     server.log?.record(direction: "out", connection: number, frame: bytes, isJSON: false)
                     try socket.send(text: bytes, deadline: deadline())
+                    if dropIfDue(socket) { return }
                 case .raw(let bytes):
                     try socket.sendRaw(bytes, deadline: deadline())
                 case .ping:
@@ -225,10 +225,10 @@ final class ClientConnection: EventSink, @unchecked Sendable {
         }
     }
 
-    /// `--fault drop-after:N`: after N frames the TCP connection is cut without a close frame.
-    private func dropIfDue(_ socket: WebSocketConnection) throws -> Bool {
+    /// `--fault drop-after:N`: once N messages are sent the TCP connection is cut without a close frame.
+    private func dropIfDue(_ socket: WebSocketConnection) -> Bool {
         framesSent += 1
-        guard let limit = options.dropAfterFrames, framesSent > limit else { return false }
+        guard let limit = options.dropAfterFrames, framesSent >= limit else { return false }
         socket.stream.close()
         return true
     }

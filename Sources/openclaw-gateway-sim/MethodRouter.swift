@@ -7,11 +7,11 @@ struct MethodRouter {
 
     private var version: Int { gateway.options.protocolVersion }
 
-    /// The answer to one message: its `res` frame, and a run to start once that frame is queued
-    /// (the `chat.send` ack must precede the run's events).
+    /// The answer to one message: its `res` frame, and what to do once that frame is queued
+    /// (the `chat.send` ack precedes the run's events, the `chat.inject` answer its broadcast).
     struct Reply {
         var frame: [UInt8]
-        var run: (ActiveRun, message: String)? = nil
+        var then: (@Sendable () -> Void)? = nil
     }
 
     /// Every message gets exactly one `res`.
@@ -41,7 +41,7 @@ struct MethodRouter {
         case "chat.history": return Reply(frame: chatHistory(id, params))
         case "chat.send": return chatSend(id, params)
         case "chat.abort": return Reply(frame: chatAbort(id, params))
-        case "chat.inject": return Reply(frame: chatInject(id, params))
+        case "chat.inject": return chatInject(id, params)
         case "sessions.list": return Reply(frame: sessionsList(id, params))
         default:
             return Reply(frame: FrameEncoder.failure(id: id, error: .invalidRequest("unknown method: \(method)")))
@@ -100,8 +100,9 @@ struct MethodRouter {
         }
         gateway.history.append(sessionKey: sessionKey,
                                message: TranscriptMessage.make(role: "user", text: message, timestamp: WallClock.milliseconds()))
+        let agent = ScriptedAgent(gateway: gateway)
         return Reply(frame: FrameEncoder.success(id: id, payload: ["runId": .string(key), "status": "started"]),
-                     run: (run, message: message))
+                     then: { agent.start(run, message: message) })
     }
 
     private func chatAbort(_ id: String, _ params: JSONValue) -> [UInt8] {
@@ -124,22 +125,23 @@ struct MethodRouter {
         return FrameEncoder.success(id: id, payload: ["ok": true, "aborted": .bool(!aborted.isEmpty), "runIds": JSONValue(aborted)])
     }
 
-    private func chatInject(_ id: String, _ params: JSONValue) -> [UInt8] {
-        if let bad = invalidParams(id, "chat.inject", GatewaySchemas.chatInject, params) { return bad }
+    private func chatInject(_ id: String, _ params: JSONValue) -> Reply {
+        if let bad = invalidParams(id, "chat.inject", GatewaySchemas.chatInject, params) { return Reply(frame: bad) }
         let sessionKey = params["sessionKey"]?.stringValue ?? "main"
         guard gateway.history.exists(sessionKey) else {
-            return FrameEncoder.failure(id: id, error: .invalidRequest("session not found"))
+            return Reply(frame: FrameEncoder.failure(id: id, error: .invalidRequest("session not found")))
         }
         let messageId = SecureRandom.uuid()
         let now = WallClock.milliseconds()
         let text = params["message"]?.stringValue ?? ""
         gateway.history.append(sessionKey: sessionKey, message: TranscriptMessage.make(role: "assistant", text: text, timestamp: now))
-        let response = FrameEncoder.success(id: id, payload: ["ok": true, "messageId": .string(messageId)])
-        gateway.hub.broadcast("chat", payload: [
+        let hub = gateway.hub
+        let event: JSONValue = [
             "runId": .string("inject-" + messageId), "sessionKey": .string(sessionKey), "seq": 0, "state": "final",
             "message": TranscriptMessage.eventMessage(text: text, timestamp: now),
-        ], readScoped: true)
-        return response
+        ]
+        return Reply(frame: FrameEncoder.success(id: id, payload: ["ok": true, "messageId": .string(messageId)]),
+                     then: { hub.broadcast("chat", payload: event, readScoped: true) })
     }
 
     private func sessionsList(_ id: String, _ params: JSONValue) -> [UInt8] {

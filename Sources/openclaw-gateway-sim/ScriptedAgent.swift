@@ -80,10 +80,11 @@ struct ScriptedAgent {
                     "errorMessage": .string(errorMessage),
                 ]
                 if version >= 4 { payload["errorKind"] = "unknown" }
-                gateway.hub.broadcast("chat", payload: .object(payload), readScoped: true)
+                // Transcript and idempotency cache first: a client reacting to the event sees them.
                 gateway.history.append(sessionKey: run.sessionKey, message: TranscriptMessage.make(
                     role: "assistant", text: run.text, timestamp: endedAt, stopReason: "error", errorMessage: errorMessage))
                 gateway.runs.finish(run, outcome: .error(summary: errorMessage))
+                gateway.hub.broadcast("chat", payload: .object(payload), readScoped: true)
             } else {
                 emitAgent(run, seq: seq, stream: "lifecycle",
                           data: ["phase": "end", "startedAt": JSONValue(startedAt), "endedAt": JSONValue(endedAt)])
@@ -91,10 +92,10 @@ struct ScriptedAgent {
                     "runId": .string(run.runId), "sessionKey": .string(run.sessionKey), "seq": JSONValue(seq), "state": "final",
                     "stopReason": "stop", "message": TranscriptMessage.eventMessage(text: run.text, timestamp: endedAt),
                 ]
-                gateway.hub.broadcast("chat", payload: payload, readScoped: true)
                 gateway.history.append(sessionKey: run.sessionKey, message: TranscriptMessage.make(
                     role: "assistant", text: run.text, timestamp: endedAt))
                 gateway.runs.finish(run, outcome: .ok)
+                gateway.hub.broadcast("chat", payload: payload, readScoped: true)
             }
         })
     }
@@ -129,12 +130,12 @@ struct ScriptedAgent {
                 "stopReason": "rpc",
             ]
             if !run.text.isEmpty { payload["message"] = TranscriptMessage.eventMessage(text: run.text, timestamp: now) }
-            gateway.hub.broadcast("chat", payload: .object(payload), readScoped: true)
             if !run.text.isEmpty {
                 gateway.history.append(sessionKey: run.sessionKey, message: TranscriptMessage.make(
                     role: "assistant", text: run.text, timestamp: now, stopReason: "aborted"))
             }
             gateway.runs.finish(run, outcome: .ok)
+            gateway.hub.broadcast("chat", payload: .object(payload), readScoped: true)
             return true
         }
     }

@@ -115,3 +115,16 @@ import Testing
         }
     }
 }
+
+extension WebSocketCodecTests {
+    @Test(arguments: [1, 3, 50, 99, 1000])
+    func maskedTextStreamsAtTheServer(chunk: Int) throws {
+        let text = Array(#"{"type":"event","event":"chat","seq":42,"payload":{"runId":"k1","state":"delta","text":"hello"}}"#.utf8)
+        var bytes: [UInt8] = []
+        for key: UInt8 in 0..<20 {
+            bytes += WebSocketFrameEncoder.encode(WebSocketFrame(opcode: .text, payload: text), mask: WebSocketMask(key, 0x9b, 0xfe, key &* 7))
+        }
+        let events = try Self.decode(bytes, role: .server, chunk: chunk)
+        #expect(events == [WebSocketFrameDecoder.Event](repeating: .message(.text(text)), count: 20))
+    }
+}

@@ -165,3 +165,28 @@ import Testing
         #expect(stream.isClosed)
     }
 }
+
+extension WebSocketHostileInputTests {
+    @Test func hasBufferedInputReportsACompleteMessageWaiting() throws {
+        let input = FrameBytes.from(.server, opcode: 0x1, payload: [0x61]) + FrameBytes.from(.server, opcode: 0x1, payload: [0x62])
+        let stream = MemoryStream(input: input, endOfInput: false)
+        let connection = WebSocketConnection(role: .client, stream: stream, maxMessageSize: 1 << 20)
+        #expect(try connection.receive(deadline: .now) == .text([0x61]))
+        #expect(connection.hasBufferedInput)
+        #expect(try connection.receive(deadline: .now) == .text([0x62]))
+        #expect(!connection.hasBufferedInput)
+    }
+
+    @Test func loweringTheLimitAfterTheHandshakeTakesEffect() {
+        let stream = MemoryStream(input: FrameBytes.from(.client, opcode: 0x2, payload: [UInt8](repeating: 0, count: 2000)), endOfInput: false)
+        let connection = WebSocketConnection(role: .server, stream: stream, maxMessageSize: 1 << 20)
+        connection.maxMessageSize = 1000
+        #expect(connection.maxMessageSize == 1000)
+        #expect {
+            _ = try connection.receive(deadline: .now)
+        } throws: { error in
+            guard case WebSocketError.protocolViolation(code: 1009, _) = error else { return false }
+            return FrameBytes.closeCode(in: stream.written, receiver: .client) == 1009
+        }
+    }
+}

@@ -14,11 +14,23 @@ public final class TLSStream: ByteStream, @unchecked Sendable {
 
     public var fileDescriptor: Int32 { tcp.fileDescriptor }
 
+    /// OpenSSL's socket BIO writes with write(2) and so raises SIGPIPE; ours sends with MSG_NOSIGNAL.
+    nonisolated(unsafe) private static let socketMethod: OpaquePointer? = openclaw_nosigpipe_method_new()
+
     private init(tcp: TCPStream, ssl: OpaquePointer) {
         self.tcp = tcp
         self.ssl = ssl
-        SSL_set_fd(ssl, tcp.fileDescriptor)
+    }
+
+    /// Wraps a new SSL object around the socket; frees it (and closes the socket) on failure.
+    private static func make(tcp: TCPStream, ssl: OpaquePointer) throws(TransportError) -> TLSStream {
+        guard let method = socketMethod, openclaw_SSL_set_nosigpipe_fd(ssl, method, tcp.fileDescriptor) == 1 else {
+            SSL_free(ssl)
+            tcp.close()
+            throw .tls("cannot attach TLS to the socket: \(CryptoError.drainOpenSSLErrors())")
+        }
         openclaw_SSL_enable_partial_writes(ssl)
+        return TLSStream(tcp: tcp, ssl: ssl)
     }
 
     deinit { SSL_free(ssl) }
@@ -38,7 +50,10 @@ public final class TLSStream: ByteStream, @unchecked Sendable {
             tcp.close()
             throw .tls("a SHA-256 fingerprint has 32 bytes, not \(pin.count)")
         }
-        _ = SSL_CTX_set_default_verify_paths(context)
+        if options.pinnedSHA256 == nil {
+            // Loading the system store costs a few milliseconds: only when the chain is checked.
+            _ = SSL_CTX_set_default_verify_paths(context)
+        }
         if let path = options.caBundlePath {
             guard SSL_CTX_load_verify_locations(context, path, nil) == 1 else {
                 tcp.close()
@@ -49,7 +64,7 @@ public final class TLSStream: ByteStream, @unchecked Sendable {
             tcp.close()
             throw .tls("cannot create a TLS session: \(CryptoError.drainOpenSSLErrors())")
         }
-        let stream = TLSStream(tcp: tcp, ssl: ssl)
+        let stream = try make(tcp: tcp, ssl: ssl)
         let isAddress = isIPAddress(host)
         // RFC 6066: SNI carries host names only, never address literals.
         if !isAddress && !host.isEmpty { _ = openclaw_SSL_set_tlsext_host_name(ssl, host) }
@@ -89,7 +104,7 @@ public final class TLSStream: ByteStream, @unchecked Sendable {
             tcp.close()
             throw .tls("cannot create a TLS session: \(CryptoError.drainOpenSSLErrors())")
         }
-        let stream = TLSStream(tcp: tcp, ssl: ssl)
+        let stream = try make(tcp: tcp, ssl: ssl)
         do throws(TransportError) {
             try stream.handshake(deadline: deadline, isClient: false, host: tcp.remoteAddress?.host ?? "the client")
         } catch {
@@ -101,7 +116,7 @@ public final class TLSStream: ByteStream, @unchecked Sendable {
 
     private func handshake(deadline: Deadline, isClient: Bool, host: String) throws(TransportError) {
         do throws(TransportError) {
-            _ = try perform("the TLS handshake", deadline: deadline) { ssl in
+            _ = try perform("waiting for the TLS handshake", deadline: deadline) { ssl in
                 isClient ? SSL_connect(ssl) : SSL_accept(ssl)
             }
         } catch {

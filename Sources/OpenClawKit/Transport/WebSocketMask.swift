@@ -10,9 +10,9 @@ struct WebSocketMask: Equatable {
 
     /// XORs `count` bytes from `source` into `destination` (they may be the same), starting at key position `phase`.
     func apply(from source: UnsafeRawPointer, to destination: UnsafeMutableRawPointer, count: Int, phase: Int) {
-        var key = (self[phase], self[phase + 1], self[phase + 2], self[phase + 3],
-                   self[phase], self[phase + 1], self[phase + 2], self[phase + 3])
-        let word = withUnsafeBytes(of: &key) { $0.loadUnaligned(as: UInt64.self) }
+        // The key repeated twice, in memory order (byte 0 first) whatever the machine's endianness.
+        let half = UInt64(self[phase]) | UInt64(self[phase + 1]) << 8 | UInt64(self[phase + 2]) << 16 | UInt64(self[phase + 3]) << 24
+        let word = UInt64(littleEndian: half | half << 32)
         var i = 0
         while i + 8 <= count {
             let value = source.loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ word

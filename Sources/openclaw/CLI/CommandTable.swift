@@ -141,6 +141,7 @@ enum CommandTable {
             name: "completion", arguments: "bash|zsh|fish", summary: "print a shell completion script"),
         CommandSpec(name: "help", arguments: "[COMMAND]", summary: "show help"),
         CommandSpec(name: "version", summary: "print the version"),
+        CommandSpec(name: "__man", summary: "print the man page in roff; `make man` writes man/openclaw.1", hidden: true),
     ]
 
     static func command(named name: String) -> CommandSpec? {

@@ -58,6 +58,7 @@ enum Dispatcher {
         case "call": try CallCommand.run(CommandContext(invocation: invocation, environment: environment, defaultTimeout: 30))
         case "watch": try WatchCommand.run(CommandContext(invocation: invocation, environment: environment, defaultTimeout: 0))
         case "completion": try CompletionCommand.run(invocation)
+        case "__man": Console.out.write(ManPage.document)
         default: throw CommandFailure(.usage, "unknown command '\(command.name)'")
         }
     }

@@ -15,6 +15,8 @@ final class RawFrameClient: @unchecked Sendable {
 
     let stream: TCPStream
     private var buffer: [UInt8] = []
+    /// True once the server ended the TCP stream (as opposed to a read timing out).
+    private(set) var reachedEnd = false
 
     init(port: Int) throws {
         stream = try TCPStream.connect(host: "127.0.0.1", port: port, deadline: .after(seconds: 10))
@@ -53,9 +55,10 @@ final class RawFrameClient: @unchecked Sendable {
         } catch TransportError.timedOut {
             return false
         } catch {
+            reachedEnd = true
             return false
         }
-        if n == 0 { return false }
+        if n == 0 { reachedEnd = true; return false }
         buffer.append(contentsOf: chunk[..<n])
         return true
     }

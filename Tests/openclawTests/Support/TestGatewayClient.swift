@@ -7,6 +7,8 @@ final class TestGatewayClient: @unchecked Sendable {
     enum Received {
         case frame(JSONValue, message: WebSocketMessage)
         case closed(code: UInt16?, reason: String)
+        /// The connection failed without a close handshake (protocol violation, reset…).
+        case failed(WebSocketError)
         case timedOut
     }
 
@@ -68,7 +70,7 @@ final class TestGatewayClient: @unchecked Sendable {
         } catch .closed(let code, let reason) {
             return .closed(code: code, reason: reason)
         } catch {
-            return .closed(code: nil, reason: "\(error)")
+            return .failed(error)
         }
     }
 
@@ -77,6 +79,7 @@ final class TestGatewayClient: @unchecked Sendable {
         switch next(timeout: timeout) {
         case .frame(let value, _): return value
         case .closed(let code, let reason): throw Failure(description: "closed \(code.map(String.init) ?? "-") \(reason)")
+        case .failed(let error): throw Failure(description: "failed: \(error)")
         case .timedOut: throw Failure(description: "no frame within \(timeout)s")
         }
     }
@@ -100,6 +103,7 @@ final class TestGatewayClient: @unchecked Sendable {
             switch next(timeout: deadline.timeIntervalSinceNow) {
             case .frame(let value, _): frames.append(value)
             case .closed(let code, let reason): return (frames, code, reason)
+            case .failed(let error): return (frames, nil, "\(error)")
             case .timedOut: break
             }
         }

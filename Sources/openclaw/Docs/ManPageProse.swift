@@ -1,0 +1,67 @@
+/// The parts of the man page the command table cannot say: description, environment variables
+/// that are not flag defaults, files, exit statuses, examples. Backticks mark literal text.
+enum ManPageProse {
+    /// The page's date in `.TH`: a constant, so regenerating the page changes nothing.
+    static let date = "2026-11-22"
+
+    static let name = "a scriptable client for the OpenClaw Gateway"
+
+    static let description: [String] = [
+        "openclaw talks to an OpenClaw Gateway over its WebSocket protocol: it prints a session's transcript, sends a message and streams the reply, aborts runs, watches the gateway's events and calls any gateway method. It is made for scripts, cron jobs and pipelines.",
+        "Standard output carries data only. In the default `ndjson` format every line is one compact JSON object, a gateway frame exactly as the gateway sent it, flushed as soon as it is complete, so jq(1) and similar tools can follow it live. The `text` format prints lines for people. Diagnostics and the final error (`openclaw: error: ...`) go to standard error. Tokens, passwords, device tokens and private keys never appear in either.",
+        "Options may come before or after the command; `--` ends the options; `--flag=value` and `--flag value` both work, and short flags may be bundled (`-qs main`).",
+        "The gateway URL and credentials come from the flags, then the environment, then the config file; an explicit `--url` never borrows credentials from the config file. Plain `ws://` to a host that is not loopback is refused unless OPENCLAW_ALLOW_INSECURE_PRIVATE_WS=1. On first use openclaw creates a device identity in the state directory; device tokens the gateway issues are kept there and reused.",
+        "A write to a closed standard output (`openclaw watch | head -1`) ends the program quietly.",
+    ]
+
+    /// Variables that are not the default of a flag (those come from the table), and legacy names
+    /// the table does not list.
+    static let environment: [(name: String, text: String)] = [
+        ("CLAWDBOT_GATEWAY_PASSWORD", "Legacy name of OPENCLAW_GATEWAY_PASSWORD, read when that is unset."),
+        ("CLAWDBOT_STATE_DIR", "Legacy name of OPENCLAW_STATE_DIR, read when that is unset."),
+        ("CLAWDBOT_CONFIG_PATH", "Legacy name of OPENCLAW_CONFIG_PATH, read when that is unset."),
+        ("OPENCLAW_GATEWAY_PORT", "Port of the local gateway when no URL is given (default 18789); legacy CLAWDBOT_GATEWAY_PORT."),
+        ("OPENCLAW_HOME", "The home directory that `~` means in every path, including the default state directory `~/.openclaw` (default: HOME)."),
+        ("OPENCLAW_ALLOW_INSECURE_PRIVATE_WS", "Set to `1` to allow plain `ws://` to private-network addresses; loopback is always allowed, public hosts need `wss://`."),
+        ("OPENCLAW_SHELL", "When `exec` (set inside an agent's exec tool), `send` refuses before connecting, so an agent cannot message itself."),
+    ]
+
+    static let files: [(path: String, text: String)] = [
+        ("~/.openclaw/", "The state directory (`--state-dir`, OPENCLAW_STATE_DIR). When it does not exist, an existing legacy `~/.clawdbot`, `~/.moldbot` or `~/.moltbot` is used."),
+        ("~/.openclaw/openclaw.json", "The OpenClaw config file, JSON5 (`--config`, OPENCLAW_CONFIG_PATH): gateway URL, credentials and TLS fingerprint when no flag or variable gives them."),
+        ("~/.openclaw/identity/device.json", "This device's Ed25519 identity in the official OpenClaw format, mode 0600, created on first use unless `--no-device` is given."),
+        ("~/.openclaw/identity/device-auth.json", "Device tokens issued by gateways in `hello-ok`, mode 0600, reused on later connections."),
+    ]
+
+    static let exitStatus: [(status: ExitStatus, text: String)] = [
+        (.success, "Success."),
+        (.gatewayError, "The gateway answered with an error (`ok:false`), or the run ended in `error` or `aborted`."),
+        (.usage, "Usage error: unknown flag, bad value, missing argument."),
+        (.connection, "Cannot connect, or the connection was lost (worth retrying)."),
+        (.authentication, "Authentication or pairing failed (retrying will not help until someone acts)."),
+        (.timeout, "Timed out."),
+        (.protocolError, "Protocol error: malformed frame, unsupported protocol version."),
+        (.interrupted, "Interrupted by SIGINT (`send` aborts its run first)."),
+        (.terminated, "Terminated by SIGTERM (`send` aborts its run first)."),
+    ]
+
+    static let examples: [(text: String, code: [String])] = [
+        ("Send a message and print only the final reply text:",
+         [#"openclaw send "hi" | jq -r 'select(.event=="chat" and .payload.state=="final") | .payload.message.content[0].text'"#]),
+        ("The same, streamed as plain text:", ["openclaw send -o text \"what changed today?\""]),
+        ("Print the main session's transcript, one `role: text` line per message:", ["openclaw history -o text"]),
+        ("The roles of the last 20 messages of another session:",
+         ["openclaw history -s agent:main:work -n 20 | jq -r '.payload.messages[].role'"]),
+        ("Follow finished replies on every session, reconnecting as needed:",
+         [#"openclaw watch --event chat | jq -r 'select(.payload.state=="final") | "\(.payload.sessionKey): \(.payload.message.content[0].text)"'"#]),
+        ("Call any method and pretty-print its payload:", ["openclaw call health | jq .payload"]),
+        ("A crontab line that sends a report every morning; the idempotency key makes a retried run harmless and timeout(1) bounds it:",
+         [#"0 8 * * * timeout 120 openclaw send --idempotency-key daily-$(date +\%F) "morning report" -q >/dev/null"#]),
+        ("Keep the token out of the process list and the shell history:",
+         ["openclaw --token-file ~/.config/openclaw/token history"]),
+        ("Install the bash completion for the current user:",
+         ["openclaw completion bash > ~/.local/share/bash-completion/completions/openclaw"]),
+    ]
+
+    static let seeAlso = [("jq", 1), ("timeout", 1), ("crontab", 5)]
+}
