@@ -18,7 +18,19 @@ final class EventHub: @unchecked Sendable {
 
     init(protocolVersion: Int) { self.protocolVersion = protocolVersion }
 
-    func add(_ sink: EventSink) { lock.withLock { sinks[ObjectIdentifier(sink)] = sink } }
+    /// Registers `sink` atomically with `prepare` (which queues hello-ok and what must follow it),
+    /// so no broadcast can slip in before hello-ok or be missed after it. `prepare` gets a v3
+    /// reserver of v3 global sequence numbers (usable there because the hub lock is held).
+    func add(_ sink: EventSink, whileLocked prepare: (_ reserveGlobalSeq: (Int) -> Int) -> Void) {
+        lock.withLock {
+            prepare { count in
+                let first = globalSeq + 1
+                globalSeq += count
+                return first
+            }
+            sinks[ObjectIdentifier(sink)] = sink
+        }
+    }
     func remove(_ sink: EventSink) { lock.withLock { sinks[ObjectIdentifier(sink)] = nil } }
     var connected: [EventSink] { lock.withLock { Array(sinks.values) } }
 
@@ -43,12 +55,4 @@ final class EventHub: @unchecked Sendable {
         }
     }
 
-    /// Reserves `count` global sequence numbers (v3 blast); returns the first.
-    func reserveGlobalSeq(_ count: Int) -> Int {
-        lock.withLock {
-            let first = globalSeq + 1
-            globalSeq += count
-            return first
-        }
-    }
 }
