@@ -47,7 +47,7 @@ final class ClientConnection: EventSink, @unchecked Sendable {
 
     // MARK: Events (called by the hub and the server)
 
-    func enqueueEvent(_ name: String, payloadBytes: [UInt8], globalSeq: Int?) {
+    func enqueueEvent(_ name: String, payloadBytes: [UInt8], globalSeq: Int?, stateVersion: JSONValue?) {
         queue.push { () -> OutboundItem in
             let seq: Int
             if let globalSeq {
@@ -56,7 +56,7 @@ final class ClientConnection: EventSink, @unchecked Sendable {
                 seq = nextSeq
                 nextSeq += 1
             }
-            return .message(FrameEncoder.event(name, payloadBytes: payloadBytes, seq: seq))
+            return .message(FrameEncoder.event(name, payloadBytes: payloadBytes, seq: seq, stateVersion: stateVersion))
         }
     }
 
@@ -123,15 +123,16 @@ final class ClientConnection: EventSink, @unchecked Sendable {
         case .accepted(let client, let requestId):
             stateLock.withLock { accepted = client }
             socket.maxMessageSize = GatewayVocabulary.maxPayload
-            gateway.addPresence(for: client)
+            let tracked = gateway.addPresence(for: client)
             let hello = HelloOkBuilder(options: options, snapshot: gateway.snapshot).payload(for: client)
             gateway.hub.add(self) { reserveGlobalSeq in
                 queue.push(.message(FrameEncoder.success(id: requestId, payload: hello)))
                 enqueueFaultsAfterHello(reserveGlobalSeq: reserveGlobalSeq)
             }
+            if tracked { gateway.broadcastPresence() }
             serve(socket, client: client)
             gateway.hub.remove(self)
-            gateway.removePresence(connId: client.connId)
+            if gateway.removePresence(connId: client.connId) { gateway.broadcastPresence() }
         }
     }
 

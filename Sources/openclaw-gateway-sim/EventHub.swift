@@ -5,7 +5,7 @@ import OpenClawKit
 protocol EventSink: AnyObject, Sendable {
     var client: AcceptedClient { get }
     /// Queues an event; `seq` is the v3 global number, or `nil` to let the connection number it (v4).
-    func enqueueEvent(_ name: String, payloadBytes: [UInt8], globalSeq: Int?)
+    func enqueueEvent(_ name: String, payloadBytes: [UInt8], globalSeq: Int?, stateVersion: JSONValue?)
 }
 
 /// Broadcasts events to every connected client with the outer `seq` of the protocol generation:
@@ -35,11 +35,11 @@ final class EventHub: @unchecked Sendable {
     var connected: [EventSink] { lock.withLock { Array(sinks.values) } }
 
     /// Sends `name` to every client; `readScoped` events (chat, agent) skip v4 clients without read access.
-    func broadcast(_ name: String, payload: JSONValue, readScoped: Bool = false) {
-        broadcast(name, payloadBytes: FrameEncoder.encode(payload), readScoped: readScoped)
+    func broadcast(_ name: String, payload: JSONValue, readScoped: Bool = false, stateVersion: JSONValue? = nil) {
+        broadcast(name, payloadBytes: FrameEncoder.encode(payload), readScoped: readScoped, stateVersion: stateVersion)
     }
 
-    func broadcast(_ name: String, payloadBytes: [UInt8], readScoped: Bool = false) {
+    func broadcast(_ name: String, payloadBytes: [UInt8], readScoped: Bool = false, stateVersion: JSONValue? = nil) {
         // Held across the loop so every connection sees broadcasts in one order.
         lock.withLock {
             var seq: Int? = nil
@@ -50,7 +50,7 @@ final class EventHub: @unchecked Sendable {
             for sink in sinks.values {
                 if readScoped && protocolVersion >= 4
                     && !GatewayVocabulary.scopes(sink.client.scopes, satisfy: GatewayVocabulary.read) { continue }
-                sink.enqueueEvent(name, payloadBytes: payloadBytes, globalSeq: seq)
+                sink.enqueueEvent(name, payloadBytes: payloadBytes, globalSeq: seq, stateVersion: stateVersion)
             }
         }
     }

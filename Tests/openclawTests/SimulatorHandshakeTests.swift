@@ -284,4 +284,14 @@ import OpenClawKit
         #expect(result.error?["code"]?.stringValue == "NOT_PAIRED")
         #expect(result.details?["code"]?.stringValue == "DEVICE_IDENTITY_REQUIRED")
     }
+
+    @Test func v4CapsFramesBeforeConnectAt64KiB() throws {
+        let sim = try SimulatorProcess()
+        let client = try TestGatewayClient(sim)
+        try client.send(text: "{\"pad\":\"" + String(repeating: "x", count: 70_000) + "\"}")
+        let result = HandshakeRejection.collect(client)
+        #expect(result.response == nil)
+        // 1009, unless the reset caused by the unread rest of our frame overtakes the close frame.
+        #expect(result.code == 1009 || (result.code == nil && result.reason.contains("closed")), "\(result.reason)")
+    }
 }
