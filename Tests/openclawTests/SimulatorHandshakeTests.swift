@@ -225,7 +225,7 @@ import OpenClawKit
     @Test func signatureOverOtherScopesIsInvalid() throws {
         let sim = try SimulatorProcess()
         let client = try TestGatewayClient(sim)
-        var options = try TestGatewayClient.ConnectOptions.device()
+        let options = try TestGatewayClient.ConnectOptions.device()
         var params = try client.connectParams(options).objectValue ?? [:]
         params["scopes"] = ["operator.admin", "operator.read"]
         try client.send(["type": "req", "id": "c1", "method": "connect", "params": .object(params)])
