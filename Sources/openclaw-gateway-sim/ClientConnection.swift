@@ -8,7 +8,7 @@ final class ClientConnection: EventSink, @unchecked Sendable {
     private let gateway: Gateway
     private let server: GatewayServer
     private let tcp: TCPStream
-    private let queue = OutboundQueue(limit: GatewayVocabulary.maxBufferedBytes)
+    private let queue: OutboundQueue
     private var socket: WebSocketConnection? = nil
     private let blast: BlastEncoder?
     private let stateLock = NSLock()
@@ -25,6 +25,7 @@ final class ClientConnection: EventSink, @unchecked Sendable {
         self.tcp = tcp
         self.gateway = gateway
         self.server = server
+        queue = OutboundQueue(limit: gateway.options.maxBufferedBytes)
         blast = gateway.options.blastCount.map { _ in
             BlastEncoder(approximateBytes: gateway.options.blastBytes, binary: gateway.options.has(.binary))
         }
@@ -46,7 +47,7 @@ final class ClientConnection: EventSink, @unchecked Sendable {
 
     // MARK: Events (called by the hub and the server)
 
-    func enqueueEvent(_ name: String, payloadBytes: [UInt8], globalSeq: Int?) {
+    func enqueueEvent(_ name: String, payloadBytes: [UInt8], globalSeq: Int?, stateVersion: JSONValue?) {
         queue.push { () -> OutboundItem in
             let seq: Int
             if let globalSeq {
@@ -55,7 +56,7 @@ final class ClientConnection: EventSink, @unchecked Sendable {
                 seq = nextSeq
                 nextSeq += 1
             }
-            return .message(FrameEncoder.event(name, payloadBytes: payloadBytes, seq: seq))
+            return .message(FrameEncoder.event(name, payloadBytes: payloadBytes, seq: seq, stateVersion: stateVersion))
         }
     }
 
@@ -122,18 +123,20 @@ final class ClientConnection: EventSink, @unchecked Sendable {
         case .accepted(let client, let requestId):
             stateLock.withLock { accepted = client }
             socket.maxMessageSize = GatewayVocabulary.maxPayload
-            gateway.addPresence(for: client)
+            let tracked = gateway.addPresence(for: client)
             let hello = HelloOkBuilder(options: options, snapshot: gateway.snapshot).payload(for: client)
-            queue.push(.message(FrameEncoder.success(id: requestId, payload: hello)))
-            enqueueFaultsAfterHello()
-            gateway.hub.add(self)
+            gateway.hub.add(self) { reserveGlobalSeq in
+                queue.push(.message(FrameEncoder.success(id: requestId, payload: hello)))
+                enqueueFaultsAfterHello(reserveGlobalSeq: reserveGlobalSeq)
+            }
+            if tracked { gateway.broadcastPresence() }
             serve(socket, client: client)
             gateway.hub.remove(self)
-            gateway.removePresence(connId: client.connId)
+            if gateway.removePresence(connId: client.connId) { gateway.broadcastPresence() }
         }
     }
 
-    private func enqueueFaultsAfterHello() {
+    private func enqueueFaultsAfterHello(reserveGlobalSeq: (Int) -> Int) {
         if options.has(.garbage) { queue.push(.raw([0xff, 0x13, 0x37, 0x00, 0x42, 0xde, 0xad, 0xbe, 0xef])) }
         if options.has(.badJSON) { queue.push(.notJSON(Array("this is not JSON {".utf8))) }
         if options.has(.oversize) {
@@ -147,7 +150,7 @@ final class ClientConnection: EventSink, @unchecked Sendable {
         if options.has(.ping) { queue.push(.ping) }
         if let count = options.blastCount, count > 0 {
             if options.protocolVersion == 3 {
-                let first = gateway.hub.reserveGlobalSeq(count)
+                let first = reserveGlobalSeq(count)
                 queue.push(.blast(count: count, firstSeq: first))
             } else {
                 queue.push { () -> OutboundItem in

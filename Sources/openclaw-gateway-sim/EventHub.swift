@@ -5,7 +5,7 @@ import OpenClawKit
 protocol EventSink: AnyObject, Sendable {
     var client: AcceptedClient { get }
     /// Queues an event; `seq` is the v3 global number, or `nil` to let the connection number it (v4).
-    func enqueueEvent(_ name: String, payloadBytes: [UInt8], globalSeq: Int?)
+    func enqueueEvent(_ name: String, payloadBytes: [UInt8], globalSeq: Int?, stateVersion: JSONValue?)
 }
 
 /// Broadcasts events to every connected client with the outer `seq` of the protocol generation:
@@ -18,16 +18,28 @@ final class EventHub: @unchecked Sendable {
 
     init(protocolVersion: Int) { self.protocolVersion = protocolVersion }
 
-    func add(_ sink: EventSink) { lock.withLock { sinks[ObjectIdentifier(sink)] = sink } }
+    /// Registers `sink` atomically with `prepare` (which queues hello-ok and what must follow it),
+    /// so no broadcast can slip in before hello-ok or be missed after it. `prepare` gets a v3
+    /// reserver of v3 global sequence numbers (usable there because the hub lock is held).
+    func add(_ sink: EventSink, whileLocked prepare: (_ reserveGlobalSeq: (Int) -> Int) -> Void) {
+        lock.withLock {
+            prepare { count in
+                let first = globalSeq + 1
+                globalSeq += count
+                return first
+            }
+            sinks[ObjectIdentifier(sink)] = sink
+        }
+    }
     func remove(_ sink: EventSink) { lock.withLock { sinks[ObjectIdentifier(sink)] = nil } }
     var connected: [EventSink] { lock.withLock { Array(sinks.values) } }
 
     /// Sends `name` to every client; `readScoped` events (chat, agent) skip v4 clients without read access.
-    func broadcast(_ name: String, payload: JSONValue, readScoped: Bool = false) {
-        broadcast(name, payloadBytes: FrameEncoder.encode(payload), readScoped: readScoped)
+    func broadcast(_ name: String, payload: JSONValue, readScoped: Bool = false, stateVersion: JSONValue? = nil) {
+        broadcast(name, payloadBytes: FrameEncoder.encode(payload), readScoped: readScoped, stateVersion: stateVersion)
     }
 
-    func broadcast(_ name: String, payloadBytes: [UInt8], readScoped: Bool = false) {
+    func broadcast(_ name: String, payloadBytes: [UInt8], readScoped: Bool = false, stateVersion: JSONValue? = nil) {
         // Held across the loop so every connection sees broadcasts in one order.
         lock.withLock {
             var seq: Int? = nil
@@ -38,17 +50,9 @@ final class EventHub: @unchecked Sendable {
             for sink in sinks.values {
                 if readScoped && protocolVersion >= 4
                     && !GatewayVocabulary.scopes(sink.client.scopes, satisfy: GatewayVocabulary.read) { continue }
-                sink.enqueueEvent(name, payloadBytes: payloadBytes, globalSeq: seq)
+                sink.enqueueEvent(name, payloadBytes: payloadBytes, globalSeq: seq, stateVersion: stateVersion)
             }
         }
     }
 
-    /// Reserves `count` global sequence numbers (v3 blast); returns the first.
-    func reserveGlobalSeq(_ count: Int) -> Int {
-        lock.withLock {
-            let first = globalSeq + 1
-            globalSeq += count
-            return first
-        }
-    }
 }

@@ -28,9 +28,10 @@ final class Gateway: @unchecked Sendable {
         lock.withLock { ["presence": JSONValue(presenceVersion), "health": JSONValue(healthVersion)] }
     }
 
-    /// Tracks a connected client in presence (CLI clients are not tracked, like the real server).
-    func addPresence(for client: AcceptedClient) {
-        guard client.clientMode != "cli" else { return }
+    /// Tracks a connected client in presence (CLI clients are not tracked, like the real server);
+    /// true when presence changed.
+    func addPresence(for client: AcceptedClient) -> Bool {
+        guard client.clientMode != "cli" else { return false }
         var entry: JSONObject = ["host": .string(client.displayName ?? client.clientId), "version": .string(client.version),
                                  "platform": .string(client.platform)]
         if let family = client.deviceFamily { entry["deviceFamily"] = .string(family) }
@@ -45,12 +46,20 @@ final class Gateway: @unchecked Sendable {
             presence[client.connId] = .object(entry)
             presenceVersion += 1
         }
+        return true
     }
 
-    func removePresence(connId: String) {
+    func removePresence(connId: String) -> Bool {
         lock.withLock {
-            if presence.removeValue(forKey: connId) != nil { presenceVersion += 1 }
+            guard presence.removeValue(forKey: connId) != nil else { return false }
+            presenceVersion += 1
+            return true
         }
+    }
+
+    /// The `presence` event (§5.3): the whole list, with `stateVersion`; not scope-gated.
+    func broadcastPresence() {
+        hub.broadcast("presence", payload: ["presence": presenceList], stateVersion: stateVersion)
     }
 
     var presenceList: JSONValue {

@@ -27,7 +27,7 @@ struct HelloOkBuilder {
                              "issuedAtMs": JSONValue(token.issuedAtMs)]
         }
         hello["policy"] = [
-            "maxPayload": JSONValue(GatewayVocabulary.maxPayload), "maxBufferedBytes": JSONValue(GatewayVocabulary.maxBufferedBytes),
+            "maxPayload": JSONValue(GatewayVocabulary.maxPayload), "maxBufferedBytes": JSONValue(options.maxBufferedBytes),
             "tickIntervalMs": JSONValue(options.tickMs),
         ]
         return .object(hello)

@@ -25,7 +25,8 @@ enum OutboundItem {
 }
 
 /// A connection's outbound queue: producers append, one writer drains. When unsent bytes pass
-/// `maxBufferedBytes` the queue is replaced by a 1008 "slow consumer" close (§1, slow consumers).
+/// `maxBufferedBytes` nothing more is queued but a 1008 "slow consumer" close: what was already
+/// buffered is still delivered first, as a real socket would (§1, slow consumers).
 final class OutboundQueue: @unchecked Sendable {
     private let condition = NSCondition()
     private var items: [OutboundItem] = []
@@ -46,13 +47,11 @@ final class OutboundQueue: @unchecked Sendable {
         case .close, .drop: closing = true
         default: break
         }
-        queuedBytes += item.byteCount
-        if queuedBytes > limit {
-            items = [.close(code: 1008, reason: "slow consumer")]
-            head = 0
-            queuedBytes = 0
+        if queuedBytes + item.byteCount > limit {
+            items.append(.close(code: 1008, reason: "slow consumer"))
             closing = true
         } else {
+            queuedBytes += item.byteCount
             items.append(item)
         }
         condition.signal()

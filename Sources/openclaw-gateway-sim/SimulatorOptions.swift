@@ -53,6 +53,8 @@ struct SimulatorOptions: Sendable, Equatable {
     var blastBytes = 200
     var historyFixture: (count: Int, bytes: Int)? = nil
     var handshakeTimeoutMs: Int? = nil
+    /// `policy.maxBufferedBytes`, also the slow-consumer limit of each outbound queue.
+    var maxBufferedBytes = GatewayVocabulary.maxBufferedBytes
 
     static func == (a: SimulatorOptions, b: SimulatorOptions) -> Bool {
         a.host == b.host && a.port == b.port && a.protocolVersion == b.protocolVersion && a.token == b.token
@@ -62,6 +64,7 @@ struct SimulatorOptions: Sendable, Equatable {
             && a.restartMs == b.restartMs && a.faults == b.faults && a.blastCount == b.blastCount
             && a.blastBytes == b.blastBytes && a.historyFixture?.count == b.historyFixture?.count
             && a.historyFixture?.bytes == b.historyFixture?.bytes && a.handshakeTimeoutMs == b.handshakeTimeoutMs
+            && a.maxBufferedBytes == b.maxBufferedBytes
     }
 
     /// The handshake timer of the real server: 15 s in v4, 10 s in v3, unless overridden.
@@ -106,6 +109,7 @@ extension SimulatorOptions {
           --delta-ms MS            pause between streamed deltas (default 5)
           --restart-ms MS          shutdown.restartExpectedMs on SIGTERM/SIGINT (default null)
           --handshake-timeout-ms MS  close sockets that do not connect in time (default 15000, v3 10000)
+          --max-buffered-bytes B   policy.maxBufferedBytes and slow-consumer limit (default 52428800)
           --fault KIND             drop-after:N | garbage | bad-json | stop-ticks | oversize |
                                    fragment | ping | binary (repeatable)
           --blast N                after hello-ok, send N pre-encoded chat delta events at full speed
@@ -113,8 +117,9 @@ extension SimulatorOptions {
           --history-fixture N:BYTES  preload N messages of BYTES characters into session main
           -h, --help               show this help
 
-        Slow consumers: a connection whose unsent frames exceed maxBufferedBytes (50 MiB)
-        is closed with 1008 "slow consumer". SIGTERM/SIGINT send `shutdown`, close 1012, exit 0.
+        Slow consumers: each connection has an outbound queue drained by its own writer; when the
+        unsent bytes exceed maxBufferedBytes the queue is dropped and the socket closed with
+        1008 "slow consumer". SIGTERM/SIGINT send `shutdown`, close 1012, exit 0.
         """
 
     /// Parses the arguments (without the program name); `nil` means `--help` was asked for.
@@ -167,6 +172,8 @@ extension SimulatorOptions {
             case "--restart-ms": options.restartMs = try integer(flag, value(flag, inline: inline))
             case "--handshake-timeout-ms":
                 options.handshakeTimeoutMs = try integer(flag, value(flag, inline: inline), min: 1)
+            case "--max-buffered-bytes":
+                options.maxBufferedBytes = try integer(flag, value(flag, inline: inline), min: 1024)
             case "--fault": options.faults.append(try parseFault(value(flag, inline: inline)))
             case "--blast": options.blastCount = try integer(flag, value(flag, inline: inline))
             case "--blast-bytes": options.blastBytes = try integer(flag, value(flag, inline: inline), min: 1, max: 16 * 1024 * 1024)

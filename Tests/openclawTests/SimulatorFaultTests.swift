@@ -167,4 +167,26 @@ import OpenClawKit
         #expect(entries.contains { $0["dir"]?.stringValue == "out" && $0["frame"]?["payload"]?["type"]?.stringValue == "hello-ok" })
         #expect(entries.contains { $0["dir"]?.stringValue == "in" && $0["frame"]?["method"]?.stringValue == "health" })
     }
+
+    @Test func slowConsumerIsClosedWith1008() throws {
+        let sim = try SimulatorProcess(["--max-buffered-bytes", "200000", "--reply", "lorem:1500", "--delta-ms", "0"], log: false)
+        let sleeper = try TestGatewayClient.connected(sim)
+        #expect(try sleeper.handshakeless(policyOf: sim) == 200000)
+        let params: JSONValue = ["sessionKey": "main", "message": "x", "idempotencyKey": "k1"]
+        // Start the run, then poll its idempotency status on short-lived connections until it is done.
+        var status = ""
+        let deadline = Date().addingTimeInterval(60)
+        while status != "ok" && Date() < deadline {
+            // A poller may itself be closed as a slow consumer while the run floods it; then poll again.
+            guard let poller = try? TestGatewayClient.connected(sim) else { continue }
+            status = (try? poller.call("chat.send", params))?["payload"]?["status"]?.stringValue ?? ""
+            poller.socket.stream.close()
+        }
+        #expect(status == "ok")
+        // Only now does the sleeper read: its backlog ends in the slow-consumer close, before the run's end.
+        let (frames, code, reason) = sleeper.readUntilClosed(timeout: 60)
+        #expect(code == 1008)
+        #expect(reason == "slow consumer")
+        #expect(!frames.contains { $0.isChatEnd })
+    }
 }

@@ -101,4 +101,19 @@ import OpenClawKit
         #expect(response.objectValue?.keys == ["type", "id", "ok", "error"])
         #expect(response["error"]?.objectValue?.keys == ["code", "message", "details"])
     }
+
+    @Test func presenceEventWhenANonCliClientConnects() throws {
+        let sim = try SimulatorProcess()
+        let watcher = try TestGatewayClient.connected(sim)
+        let app = try TestGatewayClient(sim)
+        var options = try TestGatewayClient.ConnectOptions.device()
+        options.clientId = "openclaw-macos"
+        options.clientMode = "ui"
+        try app.handshake(options)
+        let event = try watcher.frame { $0["event"]?.stringValue == "presence" }
+        #expect(event.objectValue?.keys == ["type", "event", "payload", "seq", "stateVersion"])
+        #expect(event["stateVersion"]?.objectValue?.keys == ["presence", "health"])
+        let entries = event["payload"]?["presence"]?.arrayValue ?? []
+        #expect(entries.contains { $0["mode"]?.stringValue == "ui" && $0["reason"]?.stringValue == "connect" && isInteger($0["ts"]) })
+    }
 }

@@ -225,7 +225,7 @@ import OpenClawKit
     @Test func signatureOverOtherScopesIsInvalid() throws {
         let sim = try SimulatorProcess()
         let client = try TestGatewayClient(sim)
-        var options = try TestGatewayClient.ConnectOptions.device()
+        let options = try TestGatewayClient.ConnectOptions.device()
         var params = try client.connectParams(options).objectValue ?? [:]
         params["scopes"] = ["operator.admin", "operator.read"]
         try client.send(["type": "req", "id": "c1", "method": "connect", "params": .object(params)])
@@ -283,5 +283,15 @@ import OpenClawKit
         let result = try HandshakeRejection.probe(sim, TestGatewayClient.ConnectOptions())
         #expect(result.error?["code"]?.stringValue == "NOT_PAIRED")
         #expect(result.details?["code"]?.stringValue == "DEVICE_IDENTITY_REQUIRED")
+    }
+
+    @Test func v4CapsFramesBeforeConnectAt64KiB() throws {
+        let sim = try SimulatorProcess()
+        let client = try TestGatewayClient(sim)
+        try client.send(text: "{\"pad\":\"" + String(repeating: "x", count: 70_000) + "\"}")
+        let result = HandshakeRejection.collect(client)
+        #expect(result.response == nil)
+        // 1009, unless the reset caused by the unread rest of our frame overtakes the close frame.
+        #expect(result.code == 1009 || (result.code == nil && result.reason.contains("closed")), "\(result.reason)")
     }
 }

@@ -9,6 +9,13 @@ extension TestGatewayClient {
         return client
     }
 
+    /// `policy.maxBufferedBytes` as a fresh connection to `sim` is told it.
+    func handshakeless(policyOf sim: SimulatorProcess) throws -> Int? {
+        let probe = try TestGatewayClient(sim)
+        defer { probe.close() }
+        return try probe.handshake(try .device())["policy"]?["maxBufferedBytes"]?.intValue
+    }
+
     /// Events read until `match` (inclusive), skipping ticks.
     func events(until match: (JSONValue) -> Bool, timeout: Double = 10) throws -> [JSONValue] {
         var collected: [JSONValue] = []
