@@ -5,13 +5,14 @@ DESTDIR ?=
 DEBUG_BIN := .build/debug
 RELEASE_BIN := .build/release
 
-.PHONY: help build release test demo install uninstall completions man clean
+.PHONY: help build release test demo bench install uninstall completions man clean
 
 help:
 	@echo "make build     debug build of openclaw and openclaw-gateway-sim"
 	@echo "make release   optimised build"
 	@echo "make test      build and run every test (unit and end-to-end)"
 	@echo "make demo      start the bundled simulator, send a message, print the history"
+	@echo "make bench     release build, then one-shot latency, watch throughput and peak RSS"
 	@echo "make install   install binary, man page and completions under \$$(DESTDIR)\$$(PREFIX)"
 
 build:
@@ -26,6 +27,10 @@ test:
 
 demo: build
 	scripts/demo.sh
+
+# Release build, then the figures of the README's Benchmarks section (see bench/bench.py).
+bench: release
+	python3 bench/bench.py
 
 # Completion scripts and the man page are generated from the command table and committed;
 # a test fails when these copies differ from what the binary prints.

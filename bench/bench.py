@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""`make bench`: openclaw's figures, each next to its floor measured in the same run.
+
+1. one-shot `openclaw history`: wall time exec→exit, median and p95 (floor: `openclaw version`);
+2. `watch` throughput for a 1M-event blast of ~300-byte chat deltas, into /dev/null and through a
+   pipe into `wc -l` (floor: a C byte-for-byte passthrough of the same socket stream);
+3. peak RSS of `history` of 1000 × 4 KB messages and of the 1M-event `watch`.
+Release binaries must already be built (the Makefile target does it).
+"""
+import os, platform, re, shutil, statistics, subprocess, sys, tempfile, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.environ.get("BIN_DIR", os.path.join(ROOT, ".build", "release"))
+OPENCLAW = os.path.join(BIN, "openclaw")
+SIM = os.path.join(BIN, "openclaw-gateway-sim")
+TOKEN = "bench-token"
+RUNS = int(os.environ.get("BENCH_RUNS", "100"))
+EVENTS = int(os.environ.get("BENCH_EVENTS", "1000000"))
+
+
+class Simulator:
+    def __init__(self, *args):
+        self.proc = subprocess.Popen([SIM, "--port", "0", "--token", TOKEN, *args],
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        line = self.proc.stdout.readline()
+        m = re.match(r"listening on (ws://127\.0\.0\.1:(\d+))", line)
+        if not m:
+            sys.exit(f"bench: the simulator did not start: {line!r}")
+        self.url, self.port = m.group(1), int(m.group(2))
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.proc.terminate()
+        self.proc.wait()
+
+
+def run_timed(argv, env, stdout=subprocess.DEVNULL, shell=False):
+    """Runs a command; returns (seconds, peak RSS in KiB of the process tree's largest child)."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, env=env, stdout=stdout, stderr=subprocess.PIPE, shell=shell)
+    _, status, usage = os.wait4(proc.pid, 0)
+    elapsed = time.perf_counter() - start
+    err = proc.stderr.read().decode(errors="replace")
+    code = os.waitstatus_to_exitcode(status)
+    if code != 0:
+        sys.exit(f"bench: {argv} exited {code}: {err.strip()}")
+    return elapsed, usage.ru_maxrss
+
+
+def percentile(values, p):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+def ms(seconds):
+    return f"{seconds * 1000:.2f} ms"
+
+
+def main():
+    for path in (OPENCLAW, SIM):
+        if not os.access(path, os.X_OK):
+            sys.exit(f"bench: {path} is missing; run `swift build -c release` first")
+    state = tempfile.mkdtemp(prefix="openclaw-bench-")
+    env = {"HOME": state, "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "OPENCLAW_STATE_DIR": state,
+           "OPENCLAW_GATEWAY_TOKEN": TOKEN, "LANG": "C.UTF-8"}
+    results = []
+    try:
+        print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.platform()}; "
+              f"date: {time.strftime('%Y-%m-%d')}")
+
+        # 1. One-shot history against its floor.
+        with Simulator("--history-fixture", "20:200") as sim:
+            env1 = dict(env, OPENCLAW_GATEWAY_URL=sim.url)
+            run_timed([OPENCLAW, "history"], env1)  # creates the device identity once
+            floor = [run_timed([OPENCLAW, "version"], env1)[0] for _ in range(RUNS)]
+            history = [run_timed([OPENCLAW, "history"], env1)[0] for _ in range(RUNS)]
+        ratio = statistics.median(history) / statistics.median(floor)
+        print(f"\n1. one-shot, {RUNS} runs each (wall time exec to exit)")
+        print(f"   openclaw version (floor): median {ms(statistics.median(floor))}, p95 {ms(percentile(floor, 95))}")
+        print(f"   openclaw history:         median {ms(statistics.median(history))}, p95 {ms(percentile(history, 95))}"
+              f"  ({ratio:.2f}x the floor; target <= 3x)")
+        results.append(("history within 3x of version", ratio <= 3))
+
+        # 2. watch throughput.
+        print(f"\n2. watch throughput, {EVENTS:,} chat delta events of ~300 bytes")
+        out_file = os.path.join(state, "events.ndjson")
+        with Simulator("--blast", str(EVENTS), "--blast-bytes", "300") as sim:
+            env2 = dict(env, OPENCLAW_GATEWAY_URL=sim.url)
+            with open(out_file, "wb") as f:
+                run_timed([OPENCLAW, "watch", "--count", str(EVENTS)], env2, stdout=f)
+        total_bytes = os.path.getsize(out_file)
+        os.remove(out_file)
+        mb = total_bytes / 1e6
+        figures = {}
+        with Simulator("--blast", str(EVENTS), "--blast-bytes", "300") as sim:
+            figures["passthrough (floor)"] = run_timed(
+                [os.path.join(state, "passthrough"), str(sim.port), TOKEN, str(EVENTS)], env, shell=False)[0] \
+                if build_passthrough(state) else None
+        with Simulator("--blast", str(EVENTS), "--blast-bytes", "300") as sim:
+            env2 = dict(env, OPENCLAW_GATEWAY_URL=sim.url)
+            seconds, watch_rss = run_timed([OPENCLAW, "watch", "--count", str(EVENTS)], env2)
+            figures["openclaw watch > /dev/null"] = seconds
+        with Simulator("--blast", str(EVENTS), "--blast-bytes", "300") as sim:
+            env2 = dict(env, OPENCLAW_GATEWAY_URL=sim.url, OPENCLAW=OPENCLAW)
+            figures["openclaw watch | wc -l"] = run_timed(
+                f'"$OPENCLAW" watch --count {EVENTS} | wc -l >/dev/null', env2, shell=True)[0]
+        for name, seconds in figures.items():
+            if seconds is None:
+                print(f"   {name:28s} (not built: no C compiler)")
+                continue
+            print(f"   {name:28s} {seconds:6.2f} s  {EVENTS / seconds:>12,.0f} events/s  {mb / seconds:8.1f} MB/s")
+        rate = EVENTS / figures["openclaw watch > /dev/null"]
+        results.append(("watch >= 500,000 events/s into /dev/null", rate >= 500_000))
+
+        # 3. Peak RSS.
+        with Simulator("--history-fixture", "1000:4096") as sim:
+            env3 = dict(env, OPENCLAW_GATEWAY_URL=sim.url)
+            _, history_rss = run_timed([OPENCLAW, "history", "--limit", "1000"], env3)
+        print("\n3. peak RSS")
+        print(f"   history of 1000 x 4 KB messages: {history_rss / 1024:.1f} MB")
+        print(f"   watch of {EVENTS:,} events:      {watch_rss / 1024:.1f} MB")
+        results.append(("peak RSS under 32 MB", max(history_rss, watch_rss) < 32 * 1024))
+
+        print("\ntargets:")
+        for name, ok in results:
+            print(f"   {'met ' if ok else 'MISSED'}  {name}")
+    finally:
+        shutil.rmtree(state, ignore_errors=True)
+
+
+def build_passthrough(state):
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if not cc:
+        return False
+    subprocess.run([cc, "-O2", "-o", os.path.join(state, "passthrough"), os.path.join(ROOT, "bench", "passthrough.c")],
+                   check=True)
+    return True
+
+
+if __name__ == "__main__":
+    main()
