@@ -163,7 +163,8 @@ final class ClientConnection: EventSink, @unchecked Sendable {
     }
 
     private func serve(_ socket: WebSocketConnection, client: AcceptedClient) {
-        let router = MethodRouter(gateway: gateway, client: client)
+        let queue = self.queue
+        let router = MethodRouter(gateway: gateway, client: client, sendLater: { queue.push(.message($0)) })
         while true {
             let message: WebSocketMessage
             do {
