@@ -112,8 +112,10 @@ final class ClientConnection: EventSink, @unchecked Sendable {
         }
         server.log?.record(direction: "in", connection: number, frame: first.bytes)
         let local = tcp.isLoopbackPeer && !options.requirePairing
-        let processor = HandshakeProcessor(options: options, registry: gateway.registry, challengeNonce: nonce,
+        var processor = HandshakeProcessor(options: options, registry: gateway.registry, challengeNonce: nonce,
                                            isLocal: local, connId: SecureRandom.uuid())
+        let hub = gateway.hub
+        processor.pairingEvent = { name, payload in hub.broadcast(name, payload: payload, requiredScope: "operator.pairing") }
         switch processor.process(first.bytes) {
         case .rejected(let response, let code, let reason):
             if let response { queue.push(.message(response)) }

@@ -34,12 +34,16 @@ final class EventHub: @unchecked Sendable {
     func remove(_ sink: EventSink) { lock.withLock { sinks[ObjectIdentifier(sink)] = nil } }
     var connected: [EventSink] { lock.withLock { Array(sinks.values) } }
 
-    /// Sends `name` to every client; `readScoped` events (chat, agent) skip v4 clients without read access.
-    func broadcast(_ name: String, payload: JSONValue, readScoped: Bool = false, stateVersion: JSONValue? = nil) {
-        broadcast(name, payloadBytes: FrameEncoder.encode(payload), readScoped: readScoped, stateVersion: stateVersion)
+    /// Sends `name` to every client; `readScoped` events (chat, agent) skip v4 clients without read access;
+    /// `requiredScope` events (pairing) skip clients without that scope in both generations.
+    func broadcast(_ name: String, payload: JSONValue, readScoped: Bool = false, stateVersion: JSONValue? = nil,
+                   requiredScope: String? = nil) {
+        broadcast(name, payloadBytes: FrameEncoder.encode(payload), readScoped: readScoped, stateVersion: stateVersion,
+                  requiredScope: requiredScope)
     }
 
-    func broadcast(_ name: String, payloadBytes: [UInt8], readScoped: Bool = false, stateVersion: JSONValue? = nil) {
+    func broadcast(_ name: String, payloadBytes: [UInt8], readScoped: Bool = false, stateVersion: JSONValue? = nil,
+                   requiredScope: String? = nil) {
         // Held across the loop so every connection sees broadcasts in one order.
         lock.withLock {
             var seq: Int? = nil
@@ -50,6 +54,7 @@ final class EventHub: @unchecked Sendable {
             for sink in sinks.values {
                 if readScoped && protocolVersion >= 4
                     && !GatewayVocabulary.scopes(sink.client.scopes, satisfy: GatewayVocabulary.read) { continue }
+                if let requiredScope, !GatewayVocabulary.scopes(sink.client.scopes, satisfy: requiredScope) { continue }
                 sink.enqueueEvent(name, payloadBytes: payloadBytes, globalSeq: seq, stateVersion: stateVersion)
             }
         }

@@ -34,6 +34,8 @@ struct HandshakeProcessor {
     var isLocal: Bool
     var connId: String
     var nowMs: Int64 = WallClock.milliseconds()
+    /// Receives `device.pair.requested` / `device.pair.resolved` events for `operator.pairing` holders.
+    var pairingEvent: (_ name: String, _ payload: JSONValue) -> Void = { _, _ in }
 
     private var version: Int { options.protocolVersion }
 
@@ -171,8 +173,23 @@ struct HandshakeProcessor {
             }
             if let reason {
                 if isLocal || registry.isPreApproved(deviceId) {
+                    let requestId = registry.pairingRequest(for: deviceId)
                     registry.approve(deviceId: deviceId, publicKey: devicePublicKey, role: role, scopes: scopes)
+                    pairingEvent("device.pair.resolved", ["requestId": .string(requestId), "deviceId": .string(deviceId),
+                                                          "decision": "approved", "ts": JSONValue(WallClock.milliseconds())])
                 } else {
+                    let requestId = registry.pairingRequest(for: deviceId)
+                    var request: JSONObject = ["requestId": .string(requestId), "deviceId": .string(deviceId),
+                                               "publicKey": .string(devicePublicKey)]
+                    if let name = client["displayName"]?.stringValue { request["displayName"] = .string(name) }
+                    request["platform"] = client["platform"] ?? ""
+                    request["clientId"] = .string(clientId)
+                    request["clientMode"] = .string(clientMode)
+                    request["role"] = .string(role)
+                    request["scopes"] = JSONValue(scopes)
+                    request["silent"] = false
+                    request["ts"] = JSONValue(WallClock.milliseconds())
+                    pairingEvent("device.pair.requested", .object(request))
                     return pairingRequired(id, reason: reason, deviceId: deviceId, role: role, scopes: scopes)
                 }
             }
