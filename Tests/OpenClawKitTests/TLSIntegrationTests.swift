@@ -135,3 +135,31 @@ struct TLSIntegrationTests {
         #expect(try writer.wait())
     }
 }
+
+extension TLSIntegrationTests {
+    /// A poll loop that takes one message per wake-up and relies on `hasBufferedInput` for the rest:
+    /// if TLS or WebSocket buffering hid a message from poll, the loop would stall.
+    @Test func hasBufferedInputCoversWhatPollCannotSee() throws {
+        let server = try Self.startServer()
+        defer { server.stop() }
+        let url = try #require(WebSocketURL("wss://localhost:\(server.port)/"))
+        let options = TLSClientOptions(serverName: "localhost", caBundlePath: Self.certificate.certificatePath)
+        let connection = try WebSocketConnection.connect(url: url, tls: options, deadline: .after(seconds: 10))
+        defer { connection.close(deadline: .after(seconds: 5)) }
+        let count = 500
+        for i in 0..<count { try connection.send(text: Array("m\(i)".utf8), deadline: .after(seconds: 10)) }
+        var received = 0
+        var stalled = false
+        while received < count && !stalled {
+            if !connection.hasBufferedInput {
+                var entry = pollfd(fd: connection.fileDescriptor, events: Int16(POLLIN), revents: 0)
+                stalled = poll(&entry, 1, 5000) == 0
+            }
+            if let message = try connection.receive(deadline: .now) {
+                #expect(message == .text(Array("m\(received)".utf8)))
+                received += 1
+            }
+        }
+        #expect(!stalled && received == count)
+    }
+}

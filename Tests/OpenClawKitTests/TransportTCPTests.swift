@@ -130,3 +130,16 @@ final class BackgroundThread<T: Sendable>: @unchecked Sendable {
         return result
     }
 }
+
+extension TransportTCPTests {
+    @Test func listeningOnABusyPortFailsWithOneLine() throws {
+        let first = try TCPListener(host: "127.0.0.1", port: 0)
+        defer { first.close() }
+        #expect {
+            _ = try TCPListener(host: "127.0.0.1", port: first.port)
+        } throws: { error in
+            let text = (error as? TransportError)?.description ?? ""
+            return text.hasPrefix("cannot listen on 127.0.0.1:\(first.port): ") && !text.contains("\n")
+        }
+    }
+}

@@ -165,3 +165,63 @@ import Testing
         #expect(stream.isClosed)
     }
 }
+
+extension WebSocketHostileInputTests {
+    @Test func hasBufferedInputReportsACompleteMessageWaiting() throws {
+        let input = FrameBytes.from(.server, opcode: 0x1, payload: [0x61]) + FrameBytes.from(.server, opcode: 0x1, payload: [0x62])
+        let stream = MemoryStream(input: input, endOfInput: false)
+        let connection = WebSocketConnection(role: .client, stream: stream, maxMessageSize: 1 << 20)
+        #expect(try connection.receive(deadline: .now) == .text([0x61]))
+        #expect(connection.hasBufferedInput)
+        #expect(try connection.receive(deadline: .now) == .text([0x62]))
+        #expect(!connection.hasBufferedInput)
+    }
+
+    @Test func loweringTheLimitAfterTheHandshakeTakesEffect() {
+        let stream = MemoryStream(input: FrameBytes.from(.client, opcode: 0x2, payload: [UInt8](repeating: 0, count: 2000)), endOfInput: false)
+        let connection = WebSocketConnection(role: .server, stream: stream, maxMessageSize: 1 << 20)
+        connection.maxMessageSize = 1000
+        #expect(connection.maxMessageSize == 1000)
+        #expect {
+            _ = try connection.receive(deadline: .now)
+        } throws: { error in
+            guard case WebSocketError.protocolViolation(code: 1009, _) = error else { return false }
+            return FrameBytes.closeCode(in: stream.written, receiver: .client) == 1009
+        }
+    }
+}
+
+extension WebSocketHostileInputTests {
+    /// Random bytes (and random mutations of valid frames) never crash the decoder: they end in messages,
+    /// a protocol violation with a 100x close code, or end of stream.
+    @Test func randomInputEndsInAViolationOrEndOfStreamNeverACrash() {
+        var state: UInt64 = 0x9E3779B97F4A7C15
+        func next() -> UInt64 { state ^= state << 13; state ^= state >> 7; state ^= state << 17; return state }
+        let valid = FrameBytes.from(.server, fin: false, opcode: 0x1, payload: Array("héllo".utf8))
+            + FrameBytes.from(.server, opcode: 0x9, payload: [1, 2])
+            + FrameBytes.from(.server, opcode: 0x0, payload: Array(" wörld".utf8))
+        for round in 0..<3000 {
+            var input: [UInt8]
+            if round % 2 == 0 {
+                input = (0..<Int(next() % 64)).map { _ in UInt8(truncatingIfNeeded: next()) }
+            } else {
+                input = valid
+                for _ in 0..<(1 + Int(next() % 3)) { input[Int(next() % UInt64(input.count))] = UInt8(truncatingIfNeeded: next()) }
+            }
+            let role: WebSocketConnection.Role = round % 4 < 2 ? .client : .server
+            let stream = MemoryStream(input: input, endOfInput: true, chunkSize: 1 + Int(next() % 16))
+            let connection = WebSocketConnection(role: role, stream: stream, maxMessageSize: 4096)
+            var outcome: WebSocketError? = nil
+            do throws(WebSocketError) {
+                while try connection.receive(deadline: .now) != nil {}
+            } catch {
+                outcome = error
+            }
+            switch outcome {
+            case .protocolViolation(let code, _)?: #expect([1002, 1007, 1009].contains(code))
+            case .transport(.closed)?, .closed?: break
+            default: Issue.record("round \(round): unexpected outcome \(String(describing: outcome))")
+            }
+        }
+    }
+}

@@ -139,3 +139,34 @@ import Testing
     }
 }
 
+
+extension WebSocketIntegrationTests {
+    /// The simulator's pattern: one thread blocked in receive while another closes the connection.
+    @Test func closeFromAnotherThreadEndsABlockedReceiveWithThePeersCloseFrame() throws {
+        let server = try EchoServer()
+        defer { server.stop() }
+        let url = try #require(WebSocketURL("ws://127.0.0.1:\(server.port)/"))
+        let connection = try WebSocketConnection.connect(url: url, deadline: .after(seconds: 10))
+        let reader = BackgroundThread { () -> WebSocketError? in
+            do { _ = try connection.receive(deadline: .after(seconds: 20)) } catch { return error as? WebSocketError }
+            return nil
+        }
+        usleep(50_000)
+        connection.close(code: 4000, reason: "tick timeout", deadline: .after(seconds: 5))
+        #expect(try reader.wait() == .closed(code: 4000, reason: "tick timeout"))
+        #expect(throws: WebSocketError.closed(code: 4000, reason: "tick timeout")) {
+            try connection.send(text: [0x41], deadline: .now)
+        }
+    }
+
+    @Test func aTLSHandshakeThatNeverAnswersTimesOut() throws {
+        let listener = try TCPListener(host: "127.0.0.1", port: 0)
+        defer { listener.close() }
+        let silent = BackgroundThread { () -> TCPStream? in try? listener.accept(deadline: .after(seconds: 10)) }
+        let url = try #require(WebSocketURL("wss://127.0.0.1:\(listener.port)/"))
+        #expect(throws: WebSocketError.transport(.timedOut("waiting for the TLS handshake"))) {
+            _ = try WebSocketConnection.connect(url: url, deadline: .after(seconds: 0.3))
+        }
+        try silent.wait()?.close()
+    }
+}

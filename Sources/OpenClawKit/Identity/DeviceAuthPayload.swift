@@ -29,13 +29,8 @@ public enum DeviceAuthPayload {
     /// as the gateway's `normalizeDeviceMetadataForAuth` does.
     static func normalizeMetadata(_ value: String?) -> String {
         guard let value else { return "" }
-        let scalars = Array(value.unicodeScalars)
-        var start = 0
-        var end = scalars.count
-        while start < end, isJavaScriptWhitespace(scalars[start]) { start += 1 }
-        while end > start, isJavaScriptWhitespace(scalars[end - 1]) { end -= 1 }
         var out = String.UnicodeScalarView()
-        for scalar in scalars[start..<end] {
+        for scalar in TextTrim.trimmed(value).unicodeScalars {
             if scalar.value >= 0x41 && scalar.value <= 0x5A, let lower = Unicode.Scalar(scalar.value + 32) {
                 out.append(lower)
             } else {
@@ -43,16 +38,5 @@ public enum DeviceAuthPayload {
             }
         }
         return String(out)
-    }
-
-    /// White space and line terminators as ECMAScript's `trim` removes them.
-    private static func isJavaScriptWhitespace(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20, 0xA0, 0x1680, 0x2000...0x200A,
-             0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
-            return true
-        default:
-            return false
-        }
     }
 }

@@ -3,7 +3,8 @@ extension JSONValue {
     ///
     /// Strict: one value with optional surrounding whitespace, valid UTF-8 only, numbers kept as written,
     /// duplicate object members kept in order unless `rejectDuplicateKeys` is set. Nesting deeper than
-    /// `maxDepth` containers is an error; the parser is iterative, so depth never costs stack.
+    /// `maxDepth` containers is an error; the parser is iterative, so depth never costs stack. (Comparing,
+    /// printing and freeing a tree do recurse: keep `maxDepth` in the hundreds for untrusted input.)
     public static func parse(
         _ bytes: UnsafeRawBufferPointer, maxDepth: Int = 256, rejectDuplicateKeys: Bool = false
     ) throws(JSONError) -> JSONValue {
@@ -72,7 +73,7 @@ struct JSONReader {
     mutating func parseDocument() throws(JSONError) -> JSONValue {
         var stack: [Container] = []
         try skipSpace()
-        if i >= count { throw JSONError("no value, only whitespace", offset: i) }
+        if i >= count { throw JSONError(json5 ? "no value, only whitespace and comments" : "no value, only whitespace", offset: i) }
 
         readValue: while true {
             var value: JSONValue
@@ -199,7 +200,7 @@ struct JSONReader {
         }
     }
 
-    private mutating func expectLiteral(_ word: StaticString) throws(JSONError) {
+    mutating func expectLiteral(_ word: StaticString) throws(JSONError) {
         let length = word.utf8CodeUnitCount
         let bytes = word.utf8Start
         for k in 0..<length where i + k >= count || base[i + k] != bytes[k] {
@@ -211,7 +212,13 @@ struct JSONReader {
     /// Strict RFC 8259 number; the value keeps the exact text.
     private mutating func readNumber() throws(JSONError) -> JSONValue {
         let start = i
-        var j = i
+        i = try numberEnd(from: i)
+        return .number(String(decoding: UnsafeBufferPointer(start: base + start, count: i - start), as: UTF8.self))
+    }
+
+    /// The index just past the strict JSON number starting at `start`.
+    func numberEnd(from start: Int) throws(JSONError) -> Int {
+        var j = start
         if base[j] == UInt8(ascii: "-") { j += 1 }
         guard j < count, isDigit(base[j]) else { throw JSONError("expected a digit in number", offset: j) }
         if base[j] == UInt8(ascii: "0") {
@@ -233,12 +240,19 @@ struct JSONReader {
             guard j < count, isDigit(base[j]) else { throw JSONError("expected a digit in the exponent", offset: j) }
             while j < count && isDigit(base[j]) { j += 1 }
         }
-        i = j
-        return .number(String(decoding: UnsafeBufferPointer(start: base + start, count: j - start), as: UTF8.self))
+        return j
     }
 
     /// Reads a quoted string starting at the quote; slices the input directly unless there are escapes.
     mutating func readString(quote: UInt8) throws(JSONError) -> String {
+        let (start, end, escaped) = try scanString(quote: quote)
+        if escaped { return String(decoding: scratch, as: UTF8.self) }
+        return String(decoding: UnsafeBufferPointer(start: base + start, count: end - start), as: UTF8.self)
+    }
+
+    /// Validates the quoted string at `i` and moves past it. Returns the byte range of its raw contents and
+    /// whether it had escapes, in which case `scratch` holds the decoded UTF-8.
+    mutating func scanString(quote: UInt8) throws(JSONError) -> (start: Int, end: Int, escaped: Bool) {
         let open = i
         var j = i + 1
         var run = j
@@ -247,11 +261,8 @@ struct JSONReader {
             let b = base[j]
             if b == quote {
                 i = j + 1
-                if !escaped {
-                    return String(decoding: UnsafeBufferPointer(start: base + run, count: j - run), as: UTF8.self)
-                }
-                scratch.append(contentsOf: UnsafeBufferPointer(start: base + run, count: j - run))
-                return String(decoding: scratch, as: UTF8.self)
+                if escaped { scratch.append(contentsOf: UnsafeBufferPointer(start: base + run, count: j - run)) }
+                return (open + 1, j, escaped)
             }
             if b == UInt8(ascii: "\\") {
                 if !escaped {

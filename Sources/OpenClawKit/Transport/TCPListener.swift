@@ -34,7 +34,7 @@ public final class TCPListener: @unchecked Sendable {
             handle = SocketHandle(fd: fd)
             return
         }
-        throw .connect(host: host, port: port, reason: "cannot listen: \(lastReason)")
+        throw .io("cannot listen on \(host):\(port): \(lastReason)")
     }
 
     /// Waits for the next connection until `deadline`; `nil` when it passes.

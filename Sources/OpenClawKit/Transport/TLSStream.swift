@@ -9,6 +9,8 @@ public final class TLSStream: ByteStream, @unchecked Sendable {
     private let ssl: OpaquePointer
     private let lock = TransportLock()
     private var isClosed = false
+    /// The last SSL_read wanted more from the socket: whatever OpenSSL still holds is a partial record.
+    private var inputExhausted = false
     /// SHA-256 of the peer's leaf certificate (DER), when it sent one.
     public private(set) var peerCertificateSHA256: [UInt8]? = nil
 
@@ -30,6 +32,8 @@ public final class TLSStream: ByteStream, @unchecked Sendable {
             throw .tls("cannot attach TLS to the socket: \(CryptoError.drainOpenSSLErrors())")
         }
         openclaw_SSL_enable_partial_writes(ssl)
+        // Read whole socket buffers, not one record header and body at a time: far fewer recv calls.
+        SSL_set_read_ahead(ssl, 1)
         return TLSStream(tcp: tcp, ssl: ssl)
     }
 
@@ -50,7 +54,10 @@ public final class TLSStream: ByteStream, @unchecked Sendable {
             tcp.close()
             throw .tls("a SHA-256 fingerprint has 32 bytes, not \(pin.count)")
         }
-        _ = SSL_CTX_set_default_verify_paths(context)
+        if options.pinnedSHA256 == nil {
+            // Loading the system store costs a few milliseconds: only when the chain is checked.
+            _ = SSL_CTX_set_default_verify_paths(context)
+        }
         if let path = options.caBundlePath {
             guard SSL_CTX_load_verify_locations(context, path, nil) == 1 else {
                 tcp.close()
@@ -113,7 +120,7 @@ public final class TLSStream: ByteStream, @unchecked Sendable {
 
     private func handshake(deadline: Deadline, isClient: Bool, host: String) throws(TransportError) {
         do throws(TransportError) {
-            _ = try perform("the TLS handshake", deadline: deadline) { ssl in
+            _ = try perform("waiting for the TLS handshake", deadline: deadline) { ssl in
                 isClient ? SSL_connect(ssl) : SSL_accept(ssl)
             }
         } catch {
@@ -158,13 +165,15 @@ public final class TLSStream: ByteStream, @unchecked Sendable {
     }
 
     public var hasBufferedInput: Bool {
-        lock.withLock { !isClosed && SSL_pending(ssl) > 0 }
+        // With read-ahead, whole records can wait in OpenSSL's buffer where poll cannot see them; once
+        // SSL_read has asked for more, what is left there is incomplete and needs the socket anyway.
+        lock.withLock { !isClosed && (SSL_pending(ssl) > 0 || (SSL_has_pending(ssl) == 1 && !inputExhausted)) }
     }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer, deadline: Deadline) throws(TransportError) -> Int {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
         let size = Int32(min(buffer.count, Int(Int32.max)))
-        return Int(try perform("waiting for data", deadline: deadline) { ssl in SSL_read(ssl, base, size) })
+        return Int(try perform("waiting for data", deadline: deadline, isRead: true) { ssl in SSL_read(ssl, base, size) })
     }
 
     public func write(_ bytes: UnsafeRawBufferPointer, deadline: Deadline) throws(TransportError) {
@@ -179,7 +188,8 @@ public final class TLSStream: ByteStream, @unchecked Sendable {
     }
 
     /// Runs one SSL call until it succeeds, polling the socket for what OpenSSL wants; 0 at a clean end of stream.
-    private func perform(_ what: String, deadline: Deadline, _ call: (OpaquePointer) -> Int32) throws(TransportError) -> Int32 {
+    private func perform(_ what: String, deadline: Deadline, isRead: Bool = false,
+                         _ call: (OpaquePointer) -> Int32) throws(TransportError) -> Int32 {
         guard tcp.handle.acquire() else { throw .closed("the stream was closed") }
         defer { tcp.handle.release() }
         while true {
@@ -191,12 +201,14 @@ public final class TLSStream: ByteStream, @unchecked Sendable {
             ERR_clear_error()
             let result = call(ssl)
             if result > 0 {
+                if isRead { inputExhausted = false }
                 lock.unlock()
                 return result
             }
             let code = SSL_get_error(ssl, result)
             let systemError = errno
             let reason = CryptoError.drainOpenSSLErrors()
+            if isRead && code == SSL_ERROR_WANT_READ { inputExhausted = true }
             lock.unlock()
             switch code {
             case SSL_ERROR_WANT_READ:

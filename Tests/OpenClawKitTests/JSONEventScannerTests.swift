@@ -1,0 +1,87 @@
+import Testing
+@testable import OpenClawKit
+
+@Suite struct JSONEventScannerTests {
+    @Test func readsTheRoutingFieldsOfAnEvent() throws {
+        let frame = #"{"type":"event","event":"chat","seq":42,"payload":{"runId":"k1","seq":3,"state":"delta","message":{"content":[{"type":"text","text":"Hello wor"}]}},"stateVersion":{"presence":4}}"#
+        let bytes = Array(frame.utf8)
+        let header = try JSONEventScanner.scan(bytes)
+        #expect(header.type == "event")
+        #expect(header.event == "chat")
+        #expect(header.seq == 42)
+        #expect(header.id == nil && header.ok == nil && header.method == nil)
+        let range = try #require(header.payloadRange)
+        let payload = try JSONValue.parse(Array(bytes[range]))
+        #expect(try payload == JSONValue.parse(bytes)["payload"])
+        #expect(payload["state"] == "delta")
+    }
+
+    @Test func readsTheRoutingFieldsOfAResponse() throws {
+        let header = try JSONEventScanner.scan(Array(#" { "type" : "res" , "id" : "c\u00f3" , "ok" : false , "error" : {"code":"X"} } "#.utf8))
+        #expect(header.type == "res")
+        #expect(header.id == "có")
+        #expect(header.ok == false)
+        #expect(header.payloadRange == nil)
+        let request = try JSONEventScanner.scan(Array(#"{"type":"req","id":"1","method":"connect","params":{}}"#.utf8))
+        #expect(request.method == "connect")
+    }
+
+    @Test func firstDuplicateWinsAndOddlyTypedFieldsAreIgnored() throws {
+        let header = try JSONEventScanner.scan(Array(#"{"seq":1.5,"type":7,"event":"a","event":"b","seq":9,"ok":null}"#.utf8))
+        #expect(header.seq == nil)
+        #expect(header.type == nil)
+        #expect(header.event == "a")
+        #expect(header.ok == nil)
+    }
+
+    /// The scanner must accept and reject exactly what the parser does (for objects), at the same offset.
+    @Test(arguments: [
+        #"{}"#, #"{"a":[1,{"b":[]},"x\n",-0.5e3,true,false,null]}"#, #"{"a":1,}"#, #"{"a":[1,]}"#,
+        #"{"a":01}"#, #"{"a":"\ud800"}"#, #"{"a":"x"#, #"{"a":{"b":1}"#, #"{"a" 1}"#, #"{"a":1}x"#,
+        #"{"a":[1 2]}"#, #"{"a":{"b" "c"}}"#, #"{"a":{1:2}}"#, #"{"a":NaN}"#, #"{"a":tru}"#, #"{"a":}"#,
+        #"{"payload":{"x":[[[[]]]]}}"#, #"{"a":"\x"}"#, #"{"a":"#, #"{"#, "", " ", #"{"seq":-}"#,
+    ])
+    func agreesWithTheParser(_ text: String) {
+        let bytes = Array(text.utf8)
+        var parseError: JSONError?
+        var scanError: JSONError?
+        do { _ = try JSONValue.parse(bytes) } catch { parseError = error }
+        do { _ = try JSONEventScanner.scan(bytes) } catch { scanError = error }
+        #expect(parseError?.offset == scanError?.offset, "\(text)")
+    }
+
+    @Test func agreesWithTheParserOnEveryTruncationAndByteFlip() {
+        let frame = Array(#"{"type":"event","event":"agent","seq":7,"payload":{"a":[1,2.5,{"b":"\u00e9\n"}],"c":null}}"#.utf8)
+        var cases: [[UInt8]] = (0..<frame.count).map { Array(frame[..<$0]) }
+        for k in frame.indices.dropFirst() {  // byte 0 decides "not an object", tested below
+            for replacement: UInt8 in [UInt8(ascii: "}"), UInt8(ascii: "]"), UInt8(ascii: ","), UInt8(ascii: "\""), 0x80] {
+                var flipped = frame
+                flipped[k] = replacement
+                cases.append(flipped)
+            }
+        }
+        for bytes in cases {
+            var parseOffset: Int?
+            var scanOffset: Int?
+            do { _ = try JSONValue.parse(bytes) } catch { parseOffset = error.offset }
+            do { _ = try JSONEventScanner.scan(bytes) } catch { scanOffset = error.offset }
+            #expect(parseOffset == scanOffset, "\(String(decoding: bytes, as: UTF8.self))")
+        }
+    }
+
+    @Test func rejectsNonObjects() {
+        for text in ["[1]", "\"event\"", "null", "1"] {
+            #expect(throws: JSONError("frame is not a JSON object", offset: 0)) { try JSONEventScanner.scan(Array(text.utf8)) }
+        }
+    }
+
+    @Test func depthLimitMatchesTheParserWithoutRecursion() {
+        let hostile = Array(("{\"a\":" + String(repeating: "[", count: 100_000)).utf8)
+        #expect(throws: JSONError("nesting deeper than 256 levels", offset: 5 + 255)) {
+            try JSONEventScanner.scan(hostile)
+        }
+        let exact = Array(("{\"a\":" + String(repeating: "[", count: 255) + String(repeating: "]", count: 255) + "}").utf8)
+        #expect((try? JSONEventScanner.scan(exact)) != nil)
+        #expect((try? JSONValue.parse(exact)) != nil)
+    }
+}
