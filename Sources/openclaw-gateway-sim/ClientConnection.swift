@@ -253,16 +253,18 @@ final class ClientConnection: EventSink, @unchecked Sendable {
         try socket.send(frame: WebSocketFrame(fin: true, opcode: .continuation, payload: Array(bytes[cut2...])), deadline: deadline)
     }
 
-    /// Writes the blast in ~256 KiB batches of pre-framed events.
+    /// Writes the blast in ~256 KiB batches of pre-framed events. The log gets one summary line
+    /// (`{"dir":"out","conn":N,"blast":{count,firstSeq,bytes}}`) instead of millions of frames.
     private func sendBlast(count: Int, firstSeq: Int, on socket: WebSocketConnection) throws {
         guard let blast else { return }
+        server.log?.recordBlast(connection: number, count: count, firstSeq: firstSeq,
+                                bytes: blast.message(index: 0, outerSeq: firstSeq).count)
         var buffer = [UInt8]()
         let batch = 256 * 1024
         buffer.reserveCapacity(batch + 64 * 1024)
         for index in 0..<count {
             let seq = firstSeq + index
             blast.appendFrame(index: index, outerSeq: seq, to: &buffer)
-            if let log = server.log { log.record(direction: "out", connection: number, frame: blast.message(index: index, outerSeq: seq), isJSON: true) }
             if buffer.count >= batch {
                 try socket.sendRaw(buffer, deadline: .after(seconds: 60))
                 buffer.removeAll(keepingCapacity: true)

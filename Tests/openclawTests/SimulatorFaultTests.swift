@@ -137,7 +137,7 @@ import OpenClawKit
     }
 
     @Test func blastSendsNPreEncodedDeltasWithIncreasingSeq() throws {
-        let sim = try SimulatorProcess(["--blast", "1000", "--blast-bytes", "300"], log: false)
+        let sim = try SimulatorProcess(["--blast", "1000", "--blast-bytes", "300"])
         let client = try TestGatewayClient.connected(sim)
         var previous = 0
         for i in 1...1000 {
@@ -152,6 +152,9 @@ import OpenClawKit
             }
         }
         #expect(previous == 1000)
+        let summary = sim.logEntries().first { $0["blast"] != nil }
+        #expect(summary?["blast"]?["count"]?.intValue == 1000)
+        #expect(summary?["blast"]?["firstSeq"]?.intValue == 1)
     }
 
     @Test func logRecordsFramesInAndOut() throws {
