@@ -114,7 +114,8 @@ final class ClientConnection: EventSink, @unchecked Sendable {
         let local = tcp.isLoopbackPeer && !options.requirePairing
         var processor = HandshakeProcessor(options: options, registry: gateway.registry, challengeNonce: nonce,
                                            isLocal: local, connId: SecureRandom.uuid())
-        let hub = gateway.hub
+        let hub = gateway.hub, gateway = self.gateway
+        processor.isStarting = { gateway.takeStartingRejection() }
         processor.pairingEvent = { name, payload in hub.broadcast(name, payload: payload, requiredScope: "operator.pairing") }
         switch processor.process(first.bytes) {
         case .rejected(let response, let code, let reason):

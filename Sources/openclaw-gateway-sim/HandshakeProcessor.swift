@@ -34,6 +34,8 @@ struct HandshakeProcessor {
     var isLocal: Bool
     var connId: String
     var nowMs: Int64 = WallClock.milliseconds()
+    /// True while the gateway is "starting" (`--fault starting:N`): the connect gets the 1013 row.
+    var isStarting: () -> Bool = { false }
     /// Receives `device.pair.requested` / `device.pair.resolved` events for `operator.pairing` holders.
     var pairingEvent: (_ name: String, _ payload: JSONValue) -> Void = { _, _ in }
 
@@ -79,6 +81,11 @@ struct HandshakeProcessor {
             }
         }
         guard GatewayVocabulary.roles.contains(roleRaw) else { return reject(id, .invalidRequest("invalid role")) }
+        if isStarting() {
+            let error = ErrorShape(code: "UNAVAILABLE", message: "gateway starting; retry shortly",
+                                   details: ["reason": "startup-sidecars"], retryable: true, retryAfterMs: 500)
+            return .rejected(response: FrameEncoder.failure(id: id, error: error), closeCode: 1013, closeReason: "gateway starting")
+        }
         let role = roleRaw
         var scopes = (params["scopes"]?.arrayValue ?? []).compactMap(\.stringValue)
         let auth = params["auth"]?.objectValue ?? JSONObject()
