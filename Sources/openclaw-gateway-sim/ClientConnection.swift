@@ -15,6 +15,7 @@ final class ClientConnection: EventSink, @unchecked Sendable {
     private var accepted: AcceptedClient? = nil
     /// v4 per-connection event counter; guarded by the queue lock (assigned in `push`).
     private var nextSeq = 1
+    private var eventsNumbered = 0
     private var framesSent = 0
     private let writerDone = DispatchSemaphore(value: 0)
 
@@ -53,6 +54,8 @@ final class ClientConnection: EventSink, @unchecked Sendable {
             if let globalSeq {
                 seq = globalSeq
             } else {
+                eventsNumbered += 1
+                if let every = options.seqGapEvery, eventsNumbered % every == 0 { nextSeq += 1 }
                 seq = nextSeq
                 nextSeq += 1
             }

@@ -15,8 +15,14 @@ final class EventHub: @unchecked Sendable {
     private var sinks: [ObjectIdentifier: EventSink] = [:]
     private var globalSeq = 0
     let protocolVersion: Int
+    /// `--fault seq-gap:N` (v3 here; v4 connections number their own events).
+    private let gapEvery: Int?
+    private var broadcasts = 0
 
-    init(protocolVersion: Int) { self.protocolVersion = protocolVersion }
+    init(protocolVersion: Int, gapEvery: Int? = nil) {
+        self.protocolVersion = protocolVersion
+        self.gapEvery = gapEvery
+    }
 
     /// Registers `sink` atomically with `prepare` (which queues hello-ok and what must follow it),
     /// so no broadcast can slip in before hello-ok or be missed after it. `prepare` gets a v3
@@ -48,7 +54,9 @@ final class EventHub: @unchecked Sendable {
         lock.withLock {
             var seq: Int? = nil
             if protocolVersion == 3 {
+                broadcasts += 1
                 globalSeq += 1
+                if let gapEvery, broadcasts % gapEvery == 0 { globalSeq += 1 }
                 seq = globalSeq
             }
             for sink in sinks.values {

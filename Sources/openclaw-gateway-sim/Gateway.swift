@@ -20,7 +20,7 @@ final class Gateway: @unchecked Sendable {
     init(options: SimulatorOptions) {
         self.options = options
         registry = DeviceRegistry(preApproved: options.approvedDeviceIds)
-        hub = EventHub(protocolVersion: options.protocolVersion)
+        hub = EventHub(protocolVersion: options.protocolVersion, gapEvery: options.seqGapEvery)
         hostName = ProcessInfo.processInfo.hostName
         startingConnectsLeft = options.startingConnects
         if let fixture = options.historyFixture { history.loadFixture(count: fixture.count, bytes: fixture.bytes) }

@@ -31,6 +31,16 @@ import OpenClawKit
         #expect(next["seq"]?.intValue == 2)
     }
 
+    @Test(arguments: [3, 4]) func seqGapSkipsOneNumberEveryNEvents(_ version: Int) throws {
+        let sim = try SimulatorProcess(["--protocol", String(version), "--tick-ms", "20", "--fault", "seq-gap:3"])
+        let client = try TestGatewayClient.connected(sim)
+        var seqs: [Int] = []
+        for _ in 0..<6 { seqs.append(try client.frame { $0["event"]?.stringValue == "tick" }["seq"]?.intValue ?? -1) }
+        let steps = zip(seqs.dropFirst(), seqs).map { $0 - $1 }
+        #expect(steps.contains(2))
+        #expect(steps.allSatisfy { $0 == 1 || $0 == 2 })
+    }
+
     @Test func stopTicksSendsNoTicks() throws {
         let sim = try SimulatorProcess(["--tick-ms", "50", "--fault", "stop-ticks"])
         let client = try TestGatewayClient.connected(sim)
