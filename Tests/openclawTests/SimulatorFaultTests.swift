@@ -63,13 +63,14 @@ import OpenClawKit
         #expect(exitStatus == 0)
     }
 
-    @Test func shutdownWithoutRestartMsSendsNull() throws {
+    @Test func shutdownOnSIGINTWithoutRestartMsSendsNull() throws {
         let sim = try SimulatorProcess()
         let client = try TestGatewayClient.connected(sim)
-        DispatchQueue.global().async { sim.stop() }
+        kill(sim.process.processIdentifier, SIGINT)
         let (frames, code, _) = client.readUntilClosed()
         #expect(frames.last?["payload"] == ["reason": "gateway stopping", "restartExpectedMs": nil])
         #expect(code == 1012)
+        #expect(sim.waitForExit(timeout: 10) == 0)
     }
 
     @Test func dropAfterCutsTheConnectionWithoutACloseFrame() throws {

@@ -243,4 +243,19 @@ import OpenClawKit
         let extra = try client.call("agent", ["message": "hi", "idempotencyKey": "a2", "bogus": 1])
         #expect(extra["error"]?["message"]?.stringValue == "invalid agent params: at root: unexpected property 'bogus'")
     }
+
+    @Test func nodeRoleMayUseProtocol3ButNotOperatorMethods() throws {
+        let sim = try SimulatorProcess()
+        let client = try TestGatewayClient(sim)
+        var options = try TestGatewayClient.ConnectOptions.device(scopes: [])
+        options.role = "node"
+        options.clientId = "node-host"
+        options.clientMode = "node"
+        options.minProtocol = 3
+        options.maxProtocol = 3
+        let hello = try client.handshake(options)
+        #expect(hello["protocol"]?.intValue == 3)
+        let response = try client.call("chat.history", ["sessionKey": "main"])
+        #expect(response["error"] == ["code": "INVALID_REQUEST", "message": "unauthorized role: node"])
+    }
 }
