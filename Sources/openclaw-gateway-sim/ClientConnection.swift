@@ -15,6 +15,7 @@ final class ClientConnection: EventSink, @unchecked Sendable {
     private var accepted: AcceptedClient? = nil
     /// v4 per-connection event counter; guarded by the queue lock (assigned in `push`).
     private var nextSeq = 1
+    private var eventsNumbered = 0
     private var framesSent = 0
     private let writerDone = DispatchSemaphore(value: 0)
 
@@ -53,6 +54,8 @@ final class ClientConnection: EventSink, @unchecked Sendable {
             if let globalSeq {
                 seq = globalSeq
             } else {
+                eventsNumbered += 1
+                if let every = options.seqGapEvery, eventsNumbered % every == 0 { nextSeq += 1 }
                 seq = nextSeq
                 nextSeq += 1
             }
@@ -112,8 +115,11 @@ final class ClientConnection: EventSink, @unchecked Sendable {
         }
         server.log?.record(direction: "in", connection: number, frame: first.bytes)
         let local = tcp.isLoopbackPeer && !options.requirePairing
-        let processor = HandshakeProcessor(options: options, registry: gateway.registry, challengeNonce: nonce,
+        var processor = HandshakeProcessor(options: options, registry: gateway.registry, challengeNonce: nonce,
                                            isLocal: local, connId: SecureRandom.uuid())
+        let hub = gateway.hub, gateway = self.gateway
+        processor.isStarting = { gateway.takeStartingRejection() }
+        processor.pairingEvent = { name, payload in hub.broadcast(name, payload: payload, requiredScope: "operator.pairing") }
         switch processor.process(first.bytes) {
         case .rejected(let response, let code, let reason):
             if let response { queue.push(.message(response)) }
@@ -163,7 +169,8 @@ final class ClientConnection: EventSink, @unchecked Sendable {
     }
 
     private func serve(_ socket: WebSocketConnection, client: AcceptedClient) {
-        let router = MethodRouter(gateway: gateway, client: client)
+        let queue = self.queue
+        let router = MethodRouter(gateway: gateway, client: client, sendLater: { queue.push(.message($0)) })
         while true {
             let message: WebSocketMessage
             do {
@@ -250,16 +257,18 @@ final class ClientConnection: EventSink, @unchecked Sendable {
         try socket.send(frame: WebSocketFrame(fin: true, opcode: .continuation, payload: Array(bytes[cut2...])), deadline: deadline)
     }
 
-    /// Writes the blast in ~256 KiB batches of pre-framed events.
+    /// Writes the blast in ~256 KiB batches of pre-framed events. The log gets one summary line
+    /// (`{"dir":"out","conn":N,"blast":{count,firstSeq,bytes}}`) instead of millions of frames.
     private func sendBlast(count: Int, firstSeq: Int, on socket: WebSocketConnection) throws {
         guard let blast else { return }
+        server.log?.recordBlast(connection: number, count: count, firstSeq: firstSeq,
+                                bytes: blast.message(index: 0, outerSeq: firstSeq).count)
         var buffer = [UInt8]()
         let batch = 256 * 1024
         buffer.reserveCapacity(batch + 64 * 1024)
         for index in 0..<count {
             let seq = firstSeq + index
             blast.appendFrame(index: index, outerSeq: seq, to: &buffer)
-            if let log = server.log { log.record(direction: "out", connection: number, frame: blast.message(index: index, outerSeq: seq), isJSON: true) }
             if buffer.count >= batch {
                 try socket.sendRaw(buffer, deadline: .after(seconds: 60))
                 buffer.removeAll(keepingCapacity: true)

@@ -15,8 +15,14 @@ final class EventHub: @unchecked Sendable {
     private var sinks: [ObjectIdentifier: EventSink] = [:]
     private var globalSeq = 0
     let protocolVersion: Int
+    /// `--fault seq-gap:N` (v3 here; v4 connections number their own events).
+    private let gapEvery: Int?
+    private var broadcasts = 0
 
-    init(protocolVersion: Int) { self.protocolVersion = protocolVersion }
+    init(protocolVersion: Int, gapEvery: Int? = nil) {
+        self.protocolVersion = protocolVersion
+        self.gapEvery = gapEvery
+    }
 
     /// Registers `sink` atomically with `prepare` (which queues hello-ok and what must follow it),
     /// so no broadcast can slip in before hello-ok or be missed after it. `prepare` gets a v3
@@ -34,22 +40,29 @@ final class EventHub: @unchecked Sendable {
     func remove(_ sink: EventSink) { lock.withLock { sinks[ObjectIdentifier(sink)] = nil } }
     var connected: [EventSink] { lock.withLock { Array(sinks.values) } }
 
-    /// Sends `name` to every client; `readScoped` events (chat, agent) skip v4 clients without read access.
-    func broadcast(_ name: String, payload: JSONValue, readScoped: Bool = false, stateVersion: JSONValue? = nil) {
-        broadcast(name, payloadBytes: FrameEncoder.encode(payload), readScoped: readScoped, stateVersion: stateVersion)
+    /// Sends `name` to every client; `readScoped` events (chat, agent) skip v4 clients without read access;
+    /// `requiredScope` events (pairing) skip clients without that scope in both generations.
+    func broadcast(_ name: String, payload: JSONValue, readScoped: Bool = false, stateVersion: JSONValue? = nil,
+                   requiredScope: String? = nil) {
+        broadcast(name, payloadBytes: FrameEncoder.encode(payload), readScoped: readScoped, stateVersion: stateVersion,
+                  requiredScope: requiredScope)
     }
 
-    func broadcast(_ name: String, payloadBytes: [UInt8], readScoped: Bool = false, stateVersion: JSONValue? = nil) {
+    func broadcast(_ name: String, payloadBytes: [UInt8], readScoped: Bool = false, stateVersion: JSONValue? = nil,
+                   requiredScope: String? = nil) {
         // Held across the loop so every connection sees broadcasts in one order.
         lock.withLock {
             var seq: Int? = nil
             if protocolVersion == 3 {
+                broadcasts += 1
                 globalSeq += 1
+                if let gapEvery, broadcasts % gapEvery == 0 { globalSeq += 1 }
                 seq = globalSeq
             }
             for sink in sinks.values {
                 if readScoped && protocolVersion >= 4
                     && !GatewayVocabulary.scopes(sink.client.scopes, satisfy: GatewayVocabulary.read) { continue }
+                if let requiredScope, !GatewayVocabulary.scopes(sink.client.scopes, satisfy: requiredScope) { continue }
                 sink.enqueueEvent(name, payloadBytes: payloadBytes, globalSeq: seq, stateVersion: stateVersion)
             }
         }

@@ -34,4 +34,13 @@ final class FrameLog: @unchecked Sendable {
             fflush(file)
         }
     }
+
+    /// The `--blast` summary: one line, with a `blast` member where other lines have `frame`.
+    func recordBlast(connection: Int, count: Int, firstSeq: Int, bytes: Int) {
+        let line = #"{"dir":"out","conn":\#(connection),"blast":{"count":\#(count),"firstSeq":\#(firstSeq),"bytes":\#(bytes)}}"# + "\n"
+        lock.withLock {
+            fputs(line, file)
+            fflush(file)
+        }
+    }
 }

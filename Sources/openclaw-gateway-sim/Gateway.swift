@@ -15,13 +15,24 @@ final class Gateway: @unchecked Sendable {
     private var presence: [String: JSONValue] = [:]  // connId -> PresenceEntry
     private var presenceVersion = 1
     private var healthVersion = 1
+    private var startingConnectsLeft: Int
 
     init(options: SimulatorOptions) {
         self.options = options
         registry = DeviceRegistry(preApproved: options.approvedDeviceIds)
-        hub = EventHub(protocolVersion: options.protocolVersion)
+        hub = EventHub(protocolVersion: options.protocolVersion, gapEvery: options.seqGapEvery)
         hostName = ProcessInfo.processInfo.hostName
+        startingConnectsLeft = options.startingConnects
         if let fixture = options.historyFixture { history.loadFixture(count: fixture.count, bytes: fixture.bytes) }
+    }
+
+    /// `--fault starting:N`: true for the first N connects, which the "gateway starting" row answers.
+    func takeStartingRejection() -> Bool {
+        lock.withLock {
+            guard startingConnectsLeft > 0 else { return false }
+            startingConnectsLeft -= 1
+            return true
+        }
     }
 
     var stateVersion: JSONValue {

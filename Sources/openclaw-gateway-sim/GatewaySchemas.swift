@@ -84,5 +84,16 @@ enum GatewaySchemas {
         ("label", .string()), ("spawnedBy", .string()), ("agentId", .string()), ("search", .string()),
     ], required: [])
 
+    /// `agent` (§6): the fields seen in the server schema; all optional but `message` and `idempotencyKey`.
+    static let agent = ObjectSchema([
+        ("message", .string()), ("agentId", .string()), ("to", .string()), ("replyTo", .string()), ("sessionId", .string()),
+        ("sessionKey", .string()), ("model", .string()), ("thinking", .string()), ("deliver", .boolean),
+        ("bestEffortDeliver", .boolean), ("attachments", .array(of: .any)), ("channel", .string()),
+        ("replyChannel", .string()), ("accountId", .string()), ("replyAccountId", .string()), ("threadId", .string()),
+        ("groupId", .string()), ("groupChannel", .string()), ("groupSpace", .string()), ("timeout", .integer(minimum: 0)),
+        ("lane", .string()), ("extraSystemPrompt", .string()), ("idempotencyKey", .nonEmptyString), ("label", .string()),
+        ("spawnedBy", .string()),
+    ], required: ["message", "idempotencyKey"])
+
     static let health = ObjectSchema([("probe", .boolean)], required: [])
 }

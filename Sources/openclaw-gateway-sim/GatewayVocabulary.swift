@@ -30,7 +30,7 @@ enum GatewayVocabulary {
     static let admin = "operator.admin"
 
     /// Methods the simulator implements, in `features.methods` order.
-    static let methods = ["health", "chat.history", "chat.send", "chat.abort", "chat.inject", "sessions.list"]
+    static let methods = ["health", "chat.history", "chat.send", "chat.abort", "chat.inject", "sessions.list", "agent"]
     static let events = [
         "connect.challenge", "agent", "chat", "presence", "tick", "talk.mode", "shutdown", "health", "heartbeat",
         "cron", "node.pair.requested", "node.pair.resolved", "node.invoke.request", "device.pair.requested",

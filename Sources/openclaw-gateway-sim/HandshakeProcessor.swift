@@ -34,6 +34,10 @@ struct HandshakeProcessor {
     var isLocal: Bool
     var connId: String
     var nowMs: Int64 = WallClock.milliseconds()
+    /// True while the gateway is "starting" (`--fault starting:N`): the connect gets the 1013 row.
+    var isStarting: () -> Bool = { false }
+    /// Receives `device.pair.requested` / `device.pair.resolved` events for `operator.pairing` holders.
+    var pairingEvent: (_ name: String, _ payload: JSONValue) -> Void = { _, _ in }
 
     private var version: Int { options.protocolVersion }
 
@@ -52,7 +56,7 @@ struct HandshakeProcessor {
         if let problem = GatewaySchemas.connectParams(version).violation(of: paramsValue, at: "") {
             return reject(id, .invalidRequest("invalid connect params: \(problem)"))
         }
-        guard var params = paramsValue.objectValue, let client = params["client"]?.objectValue else {
+        guard let params = paramsValue.objectValue, let client = params["client"]?.objectValue else {
             return reject(id, .invalidRequest("invalid connect params: at root: must be object"))
         }
         let clientId = (client["id"]?.stringValue ?? "").lowercased()
@@ -77,6 +81,11 @@ struct HandshakeProcessor {
             }
         }
         guard GatewayVocabulary.roles.contains(roleRaw) else { return reject(id, .invalidRequest("invalid role")) }
+        if isStarting() {
+            let error = ErrorShape(code: "UNAVAILABLE", message: "gateway starting; retry shortly",
+                                   details: ["reason": "startup-sidecars"], retryable: true, retryAfterMs: 500)
+            return .rejected(response: FrameEncoder.failure(id: id, error: error), closeCode: 1013, closeReason: "gateway starting")
+        }
         let role = roleRaw
         var scopes = (params["scopes"]?.arrayValue ?? []).compactMap(\.stringValue)
         let auth = params["auth"]?.objectValue ?? JSONObject()
@@ -84,32 +93,10 @@ struct HandshakeProcessor {
 
         // Shared secret.
         let sharedToken = nonEmpty(auth["token"]?.stringValue)
-        let sharedPassword = nonEmpty(auth["password"]?.stringValue)
-        var authOk: Bool
-        var sharedAuthOk = false
-        var failureReason: String? = nil
-        switch options.authMode {
-        case "token":
-            if let sharedToken, let expected = options.token {
-                authOk = constantTimeEqual(sharedToken, expected)
-                failureReason = authOk ? nil : "token_mismatch"
-            } else {
-                authOk = false
-                failureReason = "token_missing"
-            }
-            sharedAuthOk = authOk
-        case "password":
-            if let sharedPassword, let expected = options.password {
-                authOk = constantTimeEqual(sharedPassword, expected)
-                failureReason = authOk ? nil : "password_mismatch"
-            } else {
-                authOk = false
-                failureReason = "password_missing"
-            }
-            sharedAuthOk = authOk
-        default:
-            authOk = true
-        }
+        let shared = checkSharedSecret(auth)
+        var authOk = shared.ok
+        let sharedAuthOk = shared.ok && options.authMode != "none"
+        var failureReason = shared.failureReason
         let unauthorized = { (reason: String) -> HandshakeOutcome in
             self.rejectUnauthorized(id, reason: reason, auth: auth, hasDevice: device != nil, clientId: clientId, clientMode: clientMode)
         }
@@ -158,26 +145,10 @@ struct HandshakeProcessor {
         if !authOk { return unauthorized(failureReason ?? "unauthorized") }
 
         // Pairing.
-        if let deviceId, let devicePublicKey {
-            var reason: String? = nil
-            if let record = registry.pairedDevice(deviceId), record.publicKey == devicePublicKey {
-                if !record.roles.contains(role) {
-                    reason = "role-upgrade"
-                } else if !scopes.isEmpty && !scopes.allSatisfy({ GatewayVocabulary.scopes(record.scopes, satisfy: $0) }) {
-                    reason = "scope-upgrade"
-                }
-            } else {
-                reason = "not-paired"
-            }
-            if let reason {
-                if isLocal || registry.isPreApproved(deviceId) {
-                    registry.approve(deviceId: deviceId, publicKey: devicePublicKey, role: role, scopes: scopes)
-                } else {
-                    return pairingRequired(id, reason: reason, deviceId: deviceId, role: role, scopes: scopes)
-                }
-            }
+        if let deviceId, let devicePublicKey,
+           let refusal = pair(id, deviceId: deviceId, publicKey: devicePublicKey, role: role, scopes: scopes, client: client) {
+            return refusal
         }
-        params["scopes"] = JSONValue(scopes)
         let issued = deviceId.map { registry.ensureToken(deviceId: $0, role: role) }
         let accepted = AcceptedClient(
             connId: connId, protocolVersion: negotiated, role: role, scopes: scopes, clientId: clientId,
@@ -186,6 +157,58 @@ struct HandshakeProcessor {
             version: client["version"]?.stringValue ?? "", instanceId: client["instanceId"]?.stringValue,
             deviceId: deviceId, issuedToken: issued)
         return .accepted(accepted, requestId: id)
+    }
+
+    /// The shared token or password check of the gateway's auth mode (`none` always passes).
+    private func checkSharedSecret(_ auth: JSONObject) -> (ok: Bool, failureReason: String?) {
+        switch options.authMode {
+        case "token":
+            guard let given = nonEmpty(auth["token"]?.stringValue), let expected = options.token else { return (false, "token_missing") }
+            return constantTimeEqual(given, expected) ? (true, nil) : (false, "token_mismatch")
+        case "password":
+            guard let given = nonEmpty(auth["password"]?.stringValue), let expected = options.password else {
+                return (false, "password_missing")
+            }
+            return constantTimeEqual(given, expected) ? (true, nil) : (false, "password_mismatch")
+        default:
+            return (true, nil)
+        }
+    }
+
+    /// Looks the device up; approves it silently when local or pre-approved, otherwise returns the
+    /// pairing-required refusal (§3.5). `nil` means the device may connect.
+    private func pair(_ id: String, deviceId: String, publicKey: String, role: String, scopes: [String],
+                      client: JSONObject) -> HandshakeOutcome? {
+        let reason: String
+        if let record = registry.pairedDevice(deviceId), record.publicKey == publicKey {
+            if !record.roles.contains(role) {
+                reason = "role-upgrade"
+            } else if !scopes.isEmpty && !scopes.allSatisfy({ GatewayVocabulary.scopes(record.scopes, satisfy: $0) }) {
+                reason = "scope-upgrade"
+            } else {
+                return nil
+            }
+        } else {
+            reason = "not-paired"
+        }
+        let requestId = registry.pairingRequest(for: deviceId)
+        if isLocal || registry.isPreApproved(deviceId) {
+            registry.approve(deviceId: deviceId, publicKey: publicKey, role: role, scopes: scopes)
+            pairingEvent("device.pair.resolved", ["requestId": .string(requestId), "deviceId": .string(deviceId),
+                                                  "decision": "approved", "ts": JSONValue(WallClock.milliseconds())])
+            return nil
+        }
+        var request: JSONObject = ["requestId": .string(requestId), "deviceId": .string(deviceId), "publicKey": .string(publicKey)]
+        if let name = client["displayName"]?.stringValue { request["displayName"] = .string(name) }
+        request["platform"] = client["platform"] ?? ""
+        request["clientId"] = client["id"] ?? ""
+        request["clientMode"] = client["mode"] ?? ""
+        request["role"] = .string(role)
+        request["scopes"] = JSONValue(scopes)
+        request["silent"] = false
+        request["ts"] = JSONValue(WallClock.milliseconds())
+        pairingEvent("device.pair.requested", .object(request))
+        return pairingRequired(id, reason: reason, deviceId: deviceId, role: role, scopes: scopes)
     }
 
     private func nonEmpty(_ text: String?) -> String? {

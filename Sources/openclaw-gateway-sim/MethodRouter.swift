@@ -4,6 +4,8 @@ import OpenClawKit
 struct MethodRouter {
     let gateway: Gateway
     let client: AcceptedClient
+    /// Queues a frame on this connection later (the `agent` method's final `res`).
+    let sendLater: @Sendable ([UInt8]) -> Void
 
     private var version: Int { gateway.options.protocolVersion }
 
@@ -43,6 +45,7 @@ struct MethodRouter {
         case "chat.abort": return Reply(frame: chatAbort(id, params))
         case "chat.inject": return chatInject(id, params)
         case "sessions.list": return Reply(frame: sessionsList(id, params))
+        case "agent": return agent(id, params)
         default:
             return Reply(frame: FrameEncoder.failure(id: id, error: .invalidRequest("unknown method: \(method)")))
         }
@@ -102,6 +105,43 @@ struct MethodRouter {
                                message: TranscriptMessage.make(role: "user", text: message, timestamp: WallClock.milliseconds()))
         let agent = ScriptedAgent(gateway: gateway)
         return Reply(frame: FrameEncoder.success(id: id, payload: ["runId": .string(key), "status": "started"]),
+                     then: { agent.start(run, message: message) })
+    }
+
+    /// `agent`: an `accepted` ack now, the run's events, then a second `res` with the same id.
+    private func agent(_ id: String, _ params: JSONValue) -> Reply {
+        if let bad = invalidParams(id, "agent", GatewaySchemas.agent, params) { return Reply(frame: bad) }
+        let sessionKey = params["sessionKey"]?.stringValue ?? "main"
+        let message = params["message"]?.stringValue ?? ""
+        let key = params["idempotencyKey"]?.stringValue ?? ""
+        if case .done(let outcome) = gateway.runs.lookup(key) {
+            switch outcome {
+            case .ok: return Reply(frame: FrameEncoder.success(id: id, payload: ["runId": .string(key), "status": "ok"]))
+            case .error(let summary):
+                return Reply(frame: FrameEncoder.failure(id: id, error: ErrorShape(code: "UNAVAILABLE", message: summary),
+                                                         payload: ["runId": .string(key), "status": "error", "summary": .string(summary)]))
+            }
+        }
+        guard let run = gateway.runs.start(runId: key, sessionKey: sessionKey) else {
+            return Reply(frame: FrameEncoder.success(id: id, payload: ["runId": .string(key), "status": "in_flight"]))
+        }
+        let acceptedAt = WallClock.milliseconds()
+        gateway.history.append(sessionKey: sessionKey, message: TranscriptMessage.make(role: "user", text: message, timestamp: acceptedAt))
+        let send = sendLater
+        run.lock.withLock {
+            run.onFinish = { status, summary, text in
+                let payload: JSONValue = ["runId": .string(key), "status": .string(status), "summary": .string(summary),
+                                          "result": ["payloads": [["text": .string(text)]]]]
+                if status == "error" {
+                    send(FrameEncoder.failure(id: id, error: ErrorShape(code: "UNAVAILABLE", message: summary), payload: payload))
+                } else {
+                    send(FrameEncoder.success(id: id, payload: payload))
+                }
+            }
+        }
+        let agent = ScriptedAgent(gateway: gateway)
+        return Reply(frame: FrameEncoder.success(id: id, payload: ["runId": .string(key), "status": "accepted",
+                                                                   "acceptedAt": JSONValue(acceptedAt)]),
                      then: { agent.start(run, message: message) })
     }
 

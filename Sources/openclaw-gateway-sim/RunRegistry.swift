@@ -10,6 +10,9 @@ final class ActiveRun: @unchecked Sendable {
     var seq = 0
     var text = ""
     var finished = false
+    /// Called once when the run ends, with `ok`, `error` or `aborted`, a summary and the reply text
+    /// (the `agent` method's second `res`). Set before the run starts.
+    var onFinish: (@Sendable (_ status: String, _ summary: String, _ text: String) -> Void)? = nil
 
     init(runId: String, sessionKey: String) {
         self.runId = runId

@@ -85,6 +85,7 @@ struct ScriptedAgent {
                     role: "assistant", text: run.text, timestamp: endedAt, stopReason: "error", errorMessage: errorMessage))
                 gateway.runs.finish(run, outcome: .error(summary: errorMessage))
                 gateway.hub.broadcast("chat", payload: .object(payload), readScoped: true)
+                run.onFinish?("error", errorMessage, run.text)
             } else {
                 emitAgent(run, seq: seq, stream: "lifecycle",
                           data: ["phase": "end", "startedAt": JSONValue(startedAt), "endedAt": JSONValue(endedAt)])
@@ -96,6 +97,7 @@ struct ScriptedAgent {
                     role: "assistant", text: run.text, timestamp: endedAt))
                 gateway.runs.finish(run, outcome: .ok)
                 gateway.hub.broadcast("chat", payload: payload, readScoped: true)
+                run.onFinish?("ok", "completed", run.text)
             }
         })
     }
@@ -136,6 +138,7 @@ struct ScriptedAgent {
             }
             gateway.runs.finish(run, outcome: .ok)
             gateway.hub.broadcast("chat", payload: .object(payload), readScoped: true)
+            run.onFinish?("aborted", "aborted", run.text)
             return true
         }
     }

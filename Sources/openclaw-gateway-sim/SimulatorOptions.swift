@@ -30,6 +30,10 @@ enum Fault: Sendable, Equatable {
     case ping
     /// Sends every message as a binary frame instead of text.
     case binary
+    /// Skips one outer `seq` number after every N events (a gap the client must notice).
+    case seqGap(Int)
+    /// Answers the first N connects `UNAVAILABLE "gateway starting; retry shortly"` and closes 1013.
+    case starting(Int)
 }
 
 /// Everything the command line configures; parsed once at start-up.
@@ -79,6 +83,16 @@ struct SimulatorOptions: Sendable, Equatable {
         for case .dropAfter(let n) in faults { return n }
         return nil
     }
+
+    var seqGapEvery: Int? {
+        for case .seqGap(let n) in faults { return n }
+        return nil
+    }
+
+    var startingConnects: Int {
+        for case .starting(let n) in faults { return n }
+        return 0
+    }
 }
 
 /// A bad command line: one line for people; the process exits 2.
@@ -111,7 +125,8 @@ extension SimulatorOptions {
           --handshake-timeout-ms MS  close sockets that do not connect in time (default 15000, v3 10000)
           --max-buffered-bytes B   policy.maxBufferedBytes and slow-consumer limit (default 52428800)
           --fault KIND             drop-after:N | garbage | bad-json | stop-ticks | oversize |
-                                   fragment | ping | binary (repeatable)
+                                   fragment | ping | binary | starting:N | seq-gap:N
+                                   (repeatable)
           --blast N                after hello-ok, send N pre-encoded chat delta events at full speed
           --blast-bytes B          approximate size of each blast event (default 200)
           --history-fixture N:BYTES  preload N messages of BYTES characters into session main
@@ -220,7 +235,9 @@ extension SimulatorOptions {
         case "binary": return .binary
         default:
             if text.hasPrefix("drop-after:"), let n = Int(text.dropFirst(11)), n >= 0 { return .dropAfter(n) }
-            throw UsageError("--fault: unknown fault '\(text)' (drop-after:N, garbage, bad-json, stop-ticks, oversize, fragment, ping, binary)")
+            if text.hasPrefix("starting:"), let n = Int(text.dropFirst(9)), n >= 0 { return .starting(n) }
+            if text.hasPrefix("seq-gap:"), let n = Int(text.dropFirst(8)), n >= 1 { return .seqGap(n) }
+            throw UsageError("--fault: unknown fault '\(text)' (drop-after:N, garbage, bad-json, stop-ticks, oversize, fragment, ping, binary, starting:N, seq-gap:N)")
         }
     }
 }

@@ -31,6 +31,16 @@ import OpenClawKit
         #expect(next["seq"]?.intValue == 2)
     }
 
+    @Test(arguments: [3, 4]) func seqGapSkipsOneNumberEveryNEvents(_ version: Int) throws {
+        let sim = try SimulatorProcess(["--protocol", String(version), "--tick-ms", "20", "--fault", "seq-gap:3"])
+        let client = try TestGatewayClient.connected(sim)
+        var seqs: [Int] = []
+        for _ in 0..<6 { seqs.append(try client.frame { $0["event"]?.stringValue == "tick" }["seq"]?.intValue ?? -1) }
+        let steps = zip(seqs.dropFirst(), seqs).map { $0 - $1 }
+        #expect(steps.contains(2))
+        #expect(steps.allSatisfy { $0 == 1 || $0 == 2 })
+    }
+
     @Test func stopTicksSendsNoTicks() throws {
         let sim = try SimulatorProcess(["--tick-ms", "50", "--fault", "stop-ticks"])
         let client = try TestGatewayClient.connected(sim)
@@ -53,13 +63,14 @@ import OpenClawKit
         #expect(exitStatus == 0)
     }
 
-    @Test func shutdownWithoutRestartMsSendsNull() throws {
+    @Test func shutdownOnSIGINTWithoutRestartMsSendsNull() throws {
         let sim = try SimulatorProcess()
         let client = try TestGatewayClient.connected(sim)
-        DispatchQueue.global().async { sim.stop() }
+        kill(sim.process.processIdentifier, SIGINT)
         let (frames, code, _) = client.readUntilClosed()
         #expect(frames.last?["payload"] == ["reason": "gateway stopping", "restartExpectedMs": nil])
         #expect(code == 1012)
+        #expect(sim.waitForExit(timeout: 10) == 0)
     }
 
     @Test func dropAfterCutsTheConnectionWithoutACloseFrame() throws {
@@ -137,7 +148,7 @@ import OpenClawKit
     }
 
     @Test func blastSendsNPreEncodedDeltasWithIncreasingSeq() throws {
-        let sim = try SimulatorProcess(["--blast", "1000", "--blast-bytes", "300"], log: false)
+        let sim = try SimulatorProcess(["--blast", "1000", "--blast-bytes", "300"])
         let client = try TestGatewayClient.connected(sim)
         var previous = 0
         for i in 1...1000 {
@@ -152,6 +163,9 @@ import OpenClawKit
             }
         }
         #expect(previous == 1000)
+        let summary = sim.logEntries().first { $0["blast"] != nil }
+        #expect(summary?["blast"]?["count"]?.intValue == 1000)
+        #expect(summary?["blast"]?["firstSeq"]?.intValue == 1)
     }
 
     @Test func logRecordsFramesInAndOut() throws {

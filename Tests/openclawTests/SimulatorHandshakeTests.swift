@@ -294,4 +294,15 @@ import OpenClawKit
         // 1009, unless the reset caused by the unread rest of our frame overtakes the close frame.
         #expect(result.code == 1009 || (result.code == nil && result.reason.contains("closed")), "\(result.reason)")
     }
+
+    @Test func startingGatewayAnswersUnavailableRetryableThen1013() throws {
+        let sim = try SimulatorProcess(["--fault", "starting:1"])
+        let result = try HandshakeRejection.probe(sim, try .device())
+        #expect(result.error == ["code": "UNAVAILABLE", "message": "gateway starting; retry shortly",
+                                 "details": ["reason": "startup-sidecars"], "retryable": true, "retryAfterMs": 500])
+        #expect(result.code == 1013)
+        #expect(result.reason == "gateway starting")
+        let client = try TestGatewayClient(sim)
+        #expect(try client.handshake(try .device())["type"]?.stringValue == "hello-ok")
+    }
 }

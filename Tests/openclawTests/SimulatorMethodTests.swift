@@ -223,4 +223,39 @@ import OpenClawKit
         let missing = try admin.call("chat.inject", ["sessionKey": "agent:main:ghost", "message": "x"])
         #expect(missing["error"]?["message"]?.stringValue == "session not found")
     }
+
+    @Test func agentAnswersTwiceWithTheSameId() throws {
+        let sim = try SimulatorProcess(["--reply", "lorem:3"])
+        let client = try TestGatewayClient.connected(sim)
+        let id = try client.request("agent", ["message": "hi", "idempotencyKey": "a1"])
+        var responses: [JSONValue] = []
+        var events: [JSONValue] = []
+        _ = try client.frame { frame in
+            if frame["type"]?.stringValue == "res" && frame["id"]?.stringValue == id { responses.append(frame) }
+            if frame["type"]?.stringValue == "event" && frame["event"]?.stringValue != "tick" { events.append(frame) }
+            return responses.count == 2
+        }
+        #expect(responses[0]["payload"]?["status"]?.stringValue == "accepted")
+        #expect(responses[0]["payload"]?["runId"]?.stringValue == "a1")
+        #expect(responses[1]["payload"]?["status"]?.stringValue == "ok")
+        #expect(responses[1]["payload"]?["result"]?["payloads"]?.arrayValue?.first?["text"]?.stringValue == "lorem ipsum dolor")
+        #expect(events.last?.isChatEnd == true)
+        let extra = try client.call("agent", ["message": "hi", "idempotencyKey": "a2", "bogus": 1])
+        #expect(extra["error"]?["message"]?.stringValue == "invalid agent params: at root: unexpected property 'bogus'")
+    }
+
+    @Test func nodeRoleMayUseProtocol3ButNotOperatorMethods() throws {
+        let sim = try SimulatorProcess()
+        let client = try TestGatewayClient(sim)
+        var options = try TestGatewayClient.ConnectOptions.device(scopes: [])
+        options.role = "node"
+        options.clientId = "node-host"
+        options.clientMode = "node"
+        options.minProtocol = 3
+        options.maxProtocol = 3
+        let hello = try client.handshake(options)
+        #expect(hello["protocol"]?.intValue == 3)
+        let response = try client.call("chat.history", ["sessionKey": "main"])
+        #expect(response["error"] == ["code": "INVALID_REQUEST", "message": "unauthorized role: node"])
+    }
 }

@@ -152,4 +152,26 @@ import OpenClawKit
             #expect(history["error"]?["message"]?.stringValue == "missing scope: operator.read")
         }
     }
+
+    @Test func pairingEventsReachOnlyPairingScopeHolders() throws {
+        let admin = try TestDevice()
+        let sim = try SimulatorProcess(["--require-pairing", "--approve", admin.id])
+        let pairer = try TestGatewayClient(sim)
+        var options = TestGatewayClient.ConnectOptions()
+        options.device = admin
+        options.scopes = ["operator.read", "operator.pairing"]
+        _ = try pairer.handshake(options)
+        let reader = try TestGatewayClient(sim)
+        options.scopes = ["operator.read"]
+        _ = try reader.handshake(options)
+        let stranger = try TestDevice()
+        var strangerOptions = TestGatewayClient.ConnectOptions()
+        strangerOptions.device = stranger
+        let refused = try HandshakeRejection.probe(sim, strangerOptions)
+        let event = try pairer.frame { $0["event"]?.stringValue == "device.pair.requested" }
+        #expect(event["payload"]?["deviceId"]?.stringValue == stranger.id)
+        #expect(event["payload"]?["requestId"] == refused.details?["requestId"])
+        #expect(event["payload"]?["publicKey"]?.stringValue == stranger.publicKeyBase64URL)
+        #expect(throws: (any Error).self) { try reader.frame(timeout: 0.5) { $0["event"]?.stringValue?.hasPrefix("device.pair") == true } }
+    }
 }

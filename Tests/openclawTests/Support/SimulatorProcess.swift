@@ -13,8 +13,8 @@ final class SimulatorProcess: @unchecked Sendable {
     let logURL: URL?
     private let stdoutPipe = Pipe()
 
-    /// Starts the simulator with `arguments` plus `--port 0` (and `--log` unless `log` is false),
-    /// and waits for its `listening on` line.
+    /// Starts the simulator with `arguments` plus `--port port` (0 = a free port; pass an old port to
+    /// restart a gateway in place) and `--log` unless `log` is false, and waits for its `listening on` line.
     init(_ arguments: [String] = [], log: Bool = true, port: Int = 0, timeout: Double = 20) throws {
         var arguments = arguments + ["--port", String(port)]
         if log {
