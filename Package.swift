@@ -19,7 +19,7 @@ let package = Package(
         .executableTarget(name: "openclaw", dependencies: ["OpenClawKit"]),
         .executableTarget(name: "openclaw-gateway-sim", dependencies: ["OpenClawKit"]),
         .testTarget(name: "OpenClawKitTests", dependencies: ["OpenClawKit"]),
-        .testTarget(name: "openclawTests", dependencies: ["OpenClawKit"]),
+        .testTarget(name: "openclawTests", dependencies: ["OpenClawKit", "openclaw"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -13,6 +13,10 @@
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
+#include <errno.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
 static inline long openclaw_SSL_set_tlsext_host_name(SSL *ssl, const char *name) {
     return SSL_set_tlsext_host_name(ssl, name);
 }
@@ -23,6 +27,79 @@ static inline long openclaw_BIO_get_mem_data(BIO *bio, char **data) {
 
 static inline long openclaw_SSL_CTX_set_min_proto_version(SSL_CTX *ctx, int version) {
     return SSL_CTX_set_min_proto_version(ctx, version);
+}
+
+/// Lets SSL_write return after a partial write and be retried with a moved buffer (non-blocking sockets).
+static inline void openclaw_SSL_enable_partial_writes(SSL *ssl) {
+    SSL_set_mode(ssl, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
+}
+
+/// Treats a peer that closes TCP without close_notify as end of stream (OpenSSL 3), as WebSocket peers do.
+static inline void openclaw_SSL_CTX_ignore_unexpected_eof(SSL_CTX *ctx) {
+#ifdef SSL_OP_IGNORE_UNEXPECTED_EOF
+    SSL_CTX_set_options(ctx, SSL_OP_IGNORE_UNEXPECTED_EOF);
+#else
+    (void)ctx;
+#endif
+}
+
+/// The peer's leaf certificate with a reference the caller frees (SSL_get_peer_certificate became a macro in 3.0).
+static inline X509 *openclaw_SSL_get1_peer_certificate(const SSL *ssl) {
+#if OPENSSL_VERSION_NUMBER >= 0x30000000L
+    return SSL_get1_peer_certificate(ssl);
+#else
+    return SSL_get_peer_certificate(ssl);
+#endif
+}
+
+// A socket BIO that sends with MSG_NOSIGNAL: OpenSSL's own socket BIO uses write(2), which raises
+// SIGPIPE (killing the process) when the peer has gone. The descriptor is kept in the BIO's data pointer.
+static int openclaw_nosigpipe_write(BIO *bio, const char *data, int length) {
+    int fd = (int)(intptr_t)BIO_get_data(bio);
+    ssize_t n;
+    BIO_clear_retry_flags(bio);
+    do { n = send(fd, data, (size_t)length, MSG_NOSIGNAL); } while (n < 0 && errno == EINTR);
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) BIO_set_retry_write(bio);
+    return (int)n;
+}
+
+static int openclaw_nosigpipe_read(BIO *bio, char *data, int length) {
+    int fd = (int)(intptr_t)BIO_get_data(bio);
+    ssize_t n;
+    BIO_clear_retry_flags(bio);
+    do { n = recv(fd, data, (size_t)length, 0); } while (n < 0 && errno == EINTR);
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) BIO_set_retry_read(bio);
+    return (int)n;
+}
+
+static long openclaw_nosigpipe_ctrl(BIO *bio, int command, long number, void *pointer) {
+    (void)bio; (void)number; (void)pointer;
+    return command == BIO_CTRL_FLUSH ? 1 : 0;
+}
+
+static int openclaw_nosigpipe_create(BIO *bio) {
+    BIO_set_init(bio, 1);
+    return 1;
+}
+
+/// The method table; create it once and keep it for the life of the process.
+static inline BIO_METHOD *openclaw_nosigpipe_method_new(void) {
+    BIO_METHOD *method = BIO_meth_new(BIO_get_new_index() | BIO_TYPE_SOURCE_SINK, "openclaw socket");
+    if (method == NULL) return NULL;
+    BIO_meth_set_write(method, openclaw_nosigpipe_write);
+    BIO_meth_set_read(method, openclaw_nosigpipe_read);
+    BIO_meth_set_ctrl(method, openclaw_nosigpipe_ctrl);
+    BIO_meth_set_create(method, openclaw_nosigpipe_create);
+    return method;
+}
+
+/// Attaches a MSG_NOSIGNAL socket BIO for `fd` to `ssl` (which takes ownership); 0 on failure.
+static inline int openclaw_SSL_set_nosigpipe_fd(SSL *ssl, BIO_METHOD *method, int fd) {
+    BIO *bio = BIO_new(method);
+    if (bio == NULL) return 0;
+    BIO_set_data(bio, (void *)(intptr_t)fd);
+    SSL_set_bio(ssl, bio, bio);
+    return 1;
 }
 
 #endif

@@ -40,27 +40,9 @@ public enum ConnectionResolver {
         let config = try GatewayConfigFile.load(path: configPath)
         let inFile = " in \(configPath)"
 
-        // URL.
-        let cliURL = TextTrim.nonEmpty(options.url)
-        let envURL = cliURL == nil ? environment.firstTrimmed("OPENCLAW_GATEWAY_URL", "CLAWDBOT_GATEWAY_URL") : nil
-        let isRemote = config.isRemoteMode
-        let urlText: String
-        let urlSource: String
-        if let cliURL {
-            (urlText, urlSource) = (cliURL, "--url")
-        } else if let envURL {
-            (urlText, urlSource) = (envURL.value, envURL.name)
-        } else if isRemote {
-            guard let remoteURL = try config.string("gateway", "remote", "url", environment: environment) else {
-                throw .remoteURLMissing(path: configPath)
-            }
-            (urlText, urlSource) = (remoteURL, "gateway.remote.url" + inFile)
-        } else {
-            let (port, portSource) = try localPort(config: config, environment: environment)
-            let tls = try config.bool("gateway", "tls", "enabled") ?? false
-            urlText = "\(tls ? "wss" : "ws")://127.0.0.1:\(port)"
-            urlSource = "local gateway (port from \(portSource))"
-        }
+        let choice = try chooseURL(options: options, config: config, environment: environment)
+        let (urlText, urlSource, isRemote) = (choice.text, choice.source, config.isRemoteMode)
+        let cliURL: String? = choice.override == .cli ? choice.text : nil
         guard let url = WebSocketURL(urlText) else {
             throw .invalidURL(url: redactUserInfo(urlText), source: urlSource)
         }
@@ -71,7 +53,7 @@ public enum ConnectionResolver {
         // Credentials.
         let credentials = try resolveCredentials(
             options: options, config: config, environment: environment,
-            urlOverride: cliURL != nil ? .cli : envURL != nil ? .environment : nil, isRemote: isRemote)
+            urlOverride: choice.override, isRemote: isRemote)
 
         // TLS pin.
         var fingerprint: [UInt8]? = nil
@@ -86,7 +68,7 @@ public enum ConnectionResolver {
         }
 
         return ResolvedConnection(
-            url: url, urlSource: urlSource, urlIsOverride: cliURL != nil || envURL != nil,
+            url: url, urlSource: urlSource, urlIsOverride: choice.override != nil,
             token: credentials.token.map { Secret($0.value) }, tokenSource: credentials.token?.source ?? "none",
             password: credentials.password.map { Secret($0.value) },
             passwordSource: credentials.password?.source ?? "none",
@@ -97,6 +79,35 @@ public enum ConnectionResolver {
     }
 
     enum URLOverride { case cli, environment }
+
+    struct URLChoice: Equatable {
+        let text: String
+        let source: String
+        let override: URLOverride?
+    }
+
+    /// The URL text and its source, before parsing and the plaintext check.
+    static func chooseURL(
+        options: ConnectionOptions, config: GatewayConfigFile, environment: Environment
+    ) throws(ConfigError) -> URLChoice {
+        if let cliURL = TextTrim.nonEmpty(options.url) {
+            return URLChoice(text: cliURL, source: "--url", override: .cli)
+        }
+        if let (name, value) = environment.firstTrimmed("OPENCLAW_GATEWAY_URL", "CLAWDBOT_GATEWAY_URL") {
+            return URLChoice(text: value, source: name, override: .environment)
+        }
+        if config.isRemoteMode {
+            guard let remoteURL = try config.string("gateway", "remote", "url", environment: environment) else {
+                throw .remoteURLMissing(path: config.path)
+            }
+            return URLChoice(text: remoteURL, source: "gateway.remote.url in \(config.path)", override: nil)
+        }
+        let (port, portSource) = try localPort(config: config, environment: environment)
+        let tls = try config.bool("gateway", "tls", "enabled") ?? false
+        return URLChoice(
+            text: "\(tls ? "wss" : "ws")://127.0.0.1:\(port)", source: "local gateway (port from \(portSource))",
+            override: nil)
+    }
 
     struct Found { let value: String; let source: String }
 

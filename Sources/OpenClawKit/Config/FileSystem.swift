@@ -51,9 +51,12 @@ enum FileSystem {
         if isDirectory(path) { return }
         let parent = Paths.parent(path)
         if parent != path && !parent.isEmpty { try makeDirectories(parent, mode: mode) }
-        if mkdir(path, mode) != 0 && errno != EEXIST { throw Failure(code: errno) }
-        // mkdir(2) applies the umask; a private directory must not depend on it.
-        _ = chmod(path, mode)
+        if mkdir(path, mode) == 0 {
+            // mkdir(2) applies the umask; a private directory must not depend on it.
+            _ = chmod(path, mode)
+        } else if errno != EEXIST {
+            throw Failure(code: errno)
+        }
     }
 
     /// Writes `bytes` to a temporary file in the same directory (mode `mode`), fsyncs it, then moves

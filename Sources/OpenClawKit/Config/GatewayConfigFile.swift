@@ -118,7 +118,7 @@ public struct GatewayConfigFile: Sendable {
         }
     }
 
-    private func valueAt(_ keys: [String]) -> JSONValue? {
+    func valueAt(_ keys: [String]) -> JSONValue? {
         var current: JSONValue = .object(root)
         for key in keys {
             guard let next = current[key] else { return nil }

@@ -46,7 +46,7 @@ extension JSONReader {
         if i < count && base[i] == UInt8(ascii: "}") {
             i += 1
         } else {
-            var seen: Set<String> = []
+            var seenFields: UInt8 = 0  // one bit per routing field already read
             while true {
                 guard i < count else { throw JSONError("unexpected end of input inside object", offset: i) }
                 guard base[i] == UInt8(ascii: "\"") else {
@@ -61,7 +61,19 @@ extension JSONReader {
                 i += 1
                 try skipSpace()
                 guard i < count else { throw JSONError("unexpected end of input, expected a value", offset: i) }
-                let first = seen.insert(key).inserted
+                let field: UInt8
+                switch key {
+                case "type": field = 1
+                case "event": field = 2
+                case "id": field = 4
+                case "method": field = 8
+                case "seq": field = 16
+                case "ok": field = 32
+                case "payload": field = 64
+                default: field = 0
+                }
+                let first = field != 0 && seenFields & field == 0
+                seenFields |= field
                 let c = base[i]
                 switch key {
                 case "type" where first && c == UInt8(ascii: "\""): header.type = try readString(quote: c)

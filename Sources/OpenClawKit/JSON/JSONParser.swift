@@ -3,7 +3,8 @@ extension JSONValue {
     ///
     /// Strict: one value with optional surrounding whitespace, valid UTF-8 only, numbers kept as written,
     /// duplicate object members kept in order unless `rejectDuplicateKeys` is set. Nesting deeper than
-    /// `maxDepth` containers is an error; the parser is iterative, so depth never costs stack.
+    /// `maxDepth` containers is an error; the parser is iterative, so depth never costs stack. (Comparing,
+    /// printing and freeing a tree do recurse: keep `maxDepth` in the hundreds for untrusted input.)
     public static func parse(
         _ bytes: UnsafeRawBufferPointer, maxDepth: Int = 256, rejectDuplicateKeys: Bool = false
     ) throws(JSONError) -> JSONValue {
@@ -72,7 +73,7 @@ struct JSONReader {
     mutating func parseDocument() throws(JSONError) -> JSONValue {
         var stack: [Container] = []
         try skipSpace()
-        if i >= count { throw JSONError("no value, only whitespace", offset: i) }
+        if i >= count { throw JSONError(json5 ? "no value, only whitespace and comments" : "no value, only whitespace", offset: i) }
 
         readValue: while true {
             var value: JSONValue

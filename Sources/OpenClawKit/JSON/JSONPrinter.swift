@@ -2,7 +2,8 @@ extension JSONValue {
     /// Appends the compact JSON text of this value (RFC 8259 escapes, numbers as written).
     ///
     /// Byte-identical to JavaScript's `JSON.stringify` for values it parsed: only `"`, `\` and control
-    /// characters are escaped, `/` and non-ASCII are written raw. Number text is written as stored.
+    /// characters are escaped, `/` and non-ASCII are written raw. Number text is written as stored, so a
+    /// `.number` built in code must hold valid JSON number text.
     public func write(to output: inout [UInt8]) {
         switch self {
         case .null: output.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])

@@ -7,6 +7,10 @@ struct UsageError: Error, CustomStringConvertible {
 
 /// The closest of `candidates` to `word`, when it is close enough to be a likely typo.
 func closestMatch(to word: String, in candidates: [String]) -> String? {
+    let stripped = word.drop(while: { $0 == "-" })
+    if stripped.count >= 2, let prefixed = candidates.first(where: { $0.drop(while: { $0 == "-" }).hasPrefix(stripped) }) {
+        return prefixed
+    }
     let scored = candidates.map { ($0, editDistance(word, $0)) }
     guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
     return best.1 <= max(2, word.count / 3) ? best.0 : nil

@@ -6,7 +6,7 @@ enum SignalWatcher {
     nonisolated(unsafe) private static var writeEnd: Int32 = -1
     nonisolated(unsafe) private(set) static var readEnd: Int32 = -1
     /// The first signal received, or 0.
-    nonisolated(unsafe) private(set) static var received: Int32 = 0
+    nonisolated(unsafe) fileprivate(set) static var received: Int32 = 0
 
     static func install() {
         signal(SIGPIPE, SIG_IGN)
@@ -19,11 +19,19 @@ enum SignalWatcher {
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         }
         let handler: @convention(c) (Int32) -> Void = { signalNumber in
+            // Seen at once by loops that are busy with frames and not polling.
+            if SignalWatcher.received == 0 { SignalWatcher.received = signalNumber }
             var byte = UInt8(truncatingIfNeeded: signalNumber)
             _ = Glibc.write(SignalWatcher.writeEnd, &byte, 1)
         }
         signal(SIGINT, handler)
         signal(SIGTERM, handler)
+        // A parent may hand down a mask that blocks them (signal masks survive exec).
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        sigprocmask(SIG_UNBLOCK, &set, nil)
     }
 
     /// Reads pending signal bytes; returns the first signal seen (also kept in `received`).

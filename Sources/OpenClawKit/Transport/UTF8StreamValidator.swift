@@ -1,0 +1,54 @@
+/// Validates UTF-8 fed in pieces, so a text message split across fragments (even inside a character) is checked
+/// as one; rejects overlongs, surrogates and code points above U+10FFFF.
+struct UTF8StreamValidator {
+    private var remaining: UInt8 = 0
+    private var lower: UInt8 = 0x80
+    private var upper: UInt8 = 0xBF
+
+    /// True when no character is left half-finished.
+    var isComplete: Bool { remaining == 0 }
+
+    /// Feeds more bytes; `false` as soon as they cannot be UTF-8.
+    mutating func feed(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let count = bytes.count
+        var i = 0
+        while i < count {
+            if remaining == 0 {
+                // ASCII fast path, eight bytes at a time.
+                while i + 8 <= count, base.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                    i += 8
+                }
+                if i >= count { break }
+                let byte = base.load(fromByteOffset: i, as: UInt8.self)
+                i += 1
+                switch byte {
+                case 0x00...0x7F: continue
+                case 0xC2...0xDF: remaining = 1; lower = 0x80; upper = 0xBF
+                case 0xE0: remaining = 2; lower = 0xA0; upper = 0xBF
+                case 0xE1...0xEC, 0xEE...0xEF: remaining = 2; lower = 0x80; upper = 0xBF
+                case 0xED: remaining = 2; lower = 0x80; upper = 0x9F
+                case 0xF0: remaining = 3; lower = 0x90; upper = 0xBF
+                case 0xF1...0xF3: remaining = 3; lower = 0x80; upper = 0xBF
+                case 0xF4: remaining = 3; lower = 0x80; upper = 0x8F
+                default: return false
+                }
+            } else {
+                let byte = base.load(fromByteOffset: i, as: UInt8.self)
+                i += 1
+                guard byte >= lower && byte <= upper else { return false }
+                remaining -= 1
+                lower = 0x80; upper = 0xBF
+            }
+        }
+        return true
+    }
+
+    /// Whole-buffer validation.
+    static func isValid(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var validator = UTF8StreamValidator()
+        return validator.feed(bytes) && validator.isComplete
+    }
+
+    static func isValid(_ bytes: [UInt8]) -> Bool { bytes.withUnsafeBytes { isValid($0) } }
+}

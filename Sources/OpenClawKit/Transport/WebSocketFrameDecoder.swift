@@ -1,0 +1,227 @@
+/// Turns received bytes into messages and control frames for one role, enforcing RFC 6455 as it goes.
+/// It never buffers input itself: it consumes what it can from the caller's buffer and streams payloads
+/// straight into the message being assembled, checking the size limit from each frame header first.
+struct WebSocketFrameDecoder {
+    enum Event: Equatable {
+        case message(WebSocketMessage)
+        /// Close, ping or pong with its (unmasked) payload.
+        case control(WebSocketOpcode, [UInt8])
+    }
+
+    /// A protocol violation and the close code it calls for.
+    struct Violation: Error, Equatable {
+        var code: UInt16
+        var reason: String
+    }
+
+    /// The server expects masked frames; the client expects unmasked ones.
+    let expectsMaskedFrames: Bool
+    var maxMessageSize: Int
+
+    // The data frame whose payload is being streamed.
+    private var inFrame = false
+    private var frameRemaining = 0
+    private var frameIsFinal = false
+    private var frameMask: WebSocketMask? = nil
+    private var maskPhase = 0
+
+    // The message being assembled (from one frame or several fragments).
+    private var messageOpcode: WebSocketOpcode? = nil
+    private var message: [UInt8] = []
+    private var utf8 = UTF8StreamValidator()
+
+    init(role: WebSocketConnection.Role, maxMessageSize: Int) {
+        expectsMaskedFrames = role == .server
+        self.maxMessageSize = maxMessageSize
+    }
+
+    /// Consumes bytes from `input` until one event is complete or more input is needed.
+    /// Returns how many bytes were used; unconsumed bytes must be offered again with more appended.
+    mutating func decode(_ input: UnsafeRawBufferPointer) throws(Violation) -> (consumed: Int, event: Event?) {
+        guard let base = input.baseAddress else { return (0, nil) }
+        let count = input.count
+        var offset = 0
+        while true {
+            if inFrame {
+                let n = min(frameRemaining, count - offset)
+                if n > 0 {
+                    try appendPayload(base + offset, count: n)
+                    offset += n
+                    frameRemaining -= n
+                }
+                if frameRemaining > 0 { return (offset, nil) }
+                inFrame = false
+                if frameIsFinal { return (offset, .message(try finishMessage())) }
+                continue
+            }
+            guard let header = try Self.parseHeader(base + offset, count: count - offset) else { return (offset, nil) }
+            try check(header)
+            let available = count - offset - header.headerLength
+            if header.opcode.isControl {
+                let length = Int(header.payloadLength)
+                guard available >= length else { return (offset, nil) }
+                let payload = Self.copyPayload(base + offset + header.headerLength, count: length, mask: header.mask)
+                offset += header.headerLength + length
+                return (offset, .control(header.opcode, payload))
+            }
+            let length = Int(header.payloadLength)
+            if header.opcode != .continuation && header.fin && available >= length {
+                // Fast path: a whole unfragmented message is buffered; one allocation.
+                let payload = Self.copyPayload(base + offset + header.headerLength, count: length, mask: header.mask)
+                offset += header.headerLength + length
+                if header.opcode == .text {
+                    guard UTF8StreamValidator.isValid(payload) else {
+                        throw Violation(code: WebSocketCloseCode.invalidPayload, reason: "text message is not valid UTF-8")
+                    }
+                    return (offset, .message(.text(payload)))
+                }
+                return (offset, .message(.binary(payload)))
+            }
+            if header.opcode != .continuation {
+                messageOpcode = header.opcode
+                message = []
+                message.reserveCapacity(length)
+                utf8 = UTF8StreamValidator()
+            }
+            inFrame = true
+            frameRemaining = length
+            frameIsFinal = header.fin
+            frameMask = header.mask
+            maskPhase = 0
+            offset += header.headerLength
+        }
+    }
+
+    /// True when `input` holds enough bytes to finish the current frame or one whole next frame
+    /// (or a malformed header, which `decode` turns into an error at once).
+    func hasCompleteFrame(_ input: UnsafeRawBufferPointer) -> Bool {
+        if inFrame { return input.count >= frameRemaining }
+        guard let base = input.baseAddress else { return false }
+        do {
+            guard let header = try Self.parseHeader(base, count: input.count) else { return false }
+            return UInt64(input.count - header.headerLength) >= header.payloadLength
+        } catch {
+            return true
+        }
+    }
+
+    private mutating func appendPayload(_ source: UnsafeRawPointer, count: Int) throws(Violation) {
+        let start = message.count
+        message.append(contentsOf: UnsafeRawBufferPointer(start: source, count: count))
+        let phase = maskPhase
+        let mask = frameMask
+        let isText = messageOpcode == .text
+        let valid: Bool = message.withUnsafeMutableBytes { all in
+            let chunk = all.baseAddress! + start
+            if let mask { mask.apply(from: chunk, to: chunk, count: count, phase: phase) }
+            return !isText || utf8.feed(UnsafeRawBufferPointer(start: chunk, count: count))
+        }
+        maskPhase = (maskPhase + count) & 3
+        guard valid else {
+            throw Violation(code: WebSocketCloseCode.invalidPayload, reason: "text message is not valid UTF-8")
+        }
+    }
+
+    private mutating func finishMessage() throws(Violation) -> WebSocketMessage {
+        let opcode = messageOpcode
+        messageOpcode = nil
+        let bytes = message
+        message = []
+        if opcode == .text {
+            guard utf8.isComplete else {
+                throw Violation(code: WebSocketCloseCode.invalidPayload, reason: "text message ends inside a UTF-8 sequence")
+            }
+            return .text(bytes)
+        }
+        return .binary(bytes)
+    }
+
+    private func check(_ header: Header) throws(Violation) {
+        let protocolError = WebSocketCloseCode.protocolError
+        if header.masked != expectsMaskedFrames {
+            throw Violation(code: protocolError, reason: header.masked ? "the server sent a masked frame" : "the client sent an unmasked frame")
+        }
+        if header.opcode.isControl {
+            if !header.fin { throw Violation(code: protocolError, reason: "fragmented control frame") }
+            if header.payloadLength > 125 {
+                throw Violation(code: protocolError, reason: "control frame payload of \(header.payloadLength) bytes (at most 125)")
+            }
+            return
+        }
+        if header.opcode == .continuation {
+            if messageOpcode == nil {
+                throw Violation(code: protocolError, reason: "continuation frame without a message to continue")
+            }
+        } else if messageOpcode != nil {
+            throw Violation(code: protocolError, reason: "new data frame while a fragmented message is unfinished")
+        }
+        let limit = UInt64(max(0, maxMessageSize))
+        let already = header.opcode == .continuation ? UInt64(message.count) : 0
+        if header.payloadLength > limit || already > limit - header.payloadLength {
+            throw Violation(code: WebSocketCloseCode.messageTooBig,
+                            reason: "message larger than the \(maxMessageSize)-byte limit")
+        }
+    }
+
+    private static func copyPayload(_ source: UnsafeRawPointer, count: Int, mask: WebSocketMask?) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            if count > 0, let destination = buffer.baseAddress {
+                if let mask {
+                    mask.apply(from: source, to: destination, count: count, phase: 0)
+                } else {
+                    UnsafeMutableRawPointer(destination).copyMemory(from: source, byteCount: count)
+                }
+            }
+            initialized = count
+        }
+    }
+
+    struct Header {
+        var fin: Bool
+        var opcode: WebSocketOpcode
+        var masked: Bool
+        var mask: WebSocketMask?
+        var payloadLength: UInt64
+        var headerLength: Int
+    }
+
+    /// Parses a frame header; `nil` if `count` bytes are not enough yet.
+    static func parseHeader(_ base: UnsafeRawPointer, count: Int) throws(Violation) -> Header? {
+        guard count >= 2 else { return nil }
+        let first = base.load(as: UInt8.self)
+        let second = base.load(fromByteOffset: 1, as: UInt8.self)
+        if first & 0x70 != 0 {
+            throw Violation(code: WebSocketCloseCode.protocolError, reason: "reserved bits set without a negotiated extension")
+        }
+        guard let opcode = WebSocketOpcode(rawValue: first & 0x0F) else {
+            throw Violation(code: WebSocketCloseCode.protocolError, reason: "unknown opcode \(first & 0x0F)")
+        }
+        let masked = second & 0x80 != 0
+        var length = UInt64(second & 0x7F)
+        var headerLength = 2
+        if length == 126 {
+            guard count >= 4 else { return nil }
+            length = UInt64(base.load(fromByteOffset: 2, as: UInt8.self)) << 8 | UInt64(base.load(fromByteOffset: 3, as: UInt8.self))
+            headerLength = 4
+        } else if length == 127 {
+            guard count >= 10 else { return nil }
+            length = 0
+            for i in 2..<10 { length = length << 8 | UInt64(base.load(fromByteOffset: i, as: UInt8.self)) }
+            if length & (1 << 63) != 0 {
+                throw Violation(code: WebSocketCloseCode.protocolError, reason: "64-bit payload length with the most significant bit set")
+            }
+            headerLength = 10
+        }
+        var mask: WebSocketMask? = nil
+        if masked {
+            guard count >= headerLength + 4 else { return nil }
+            mask = WebSocketMask(base.load(fromByteOffset: headerLength, as: UInt8.self),
+                                 base.load(fromByteOffset: headerLength + 1, as: UInt8.self),
+                                 base.load(fromByteOffset: headerLength + 2, as: UInt8.self),
+                                 base.load(fromByteOffset: headerLength + 3, as: UInt8.self))
+            headerLength += 4
+        }
+        return Header(fin: first & 0x80 != 0, opcode: opcode, masked: masked, mask: mask,
+                      payloadLength: length, headerLength: headerLength)
+    }
+}

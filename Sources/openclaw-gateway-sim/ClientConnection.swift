@@ -1,0 +1,270 @@
+import Foundation
+import OpenClawKit
+
+/// One client socket: a reader thread (upgrade, handshake, requests) and a writer thread that
+/// drains the outbound queue and applies the fault knobs to what it sends.
+final class ClientConnection: EventSink, @unchecked Sendable {
+    let number: Int
+    private let gateway: Gateway
+    private let server: GatewayServer
+    private let tcp: TCPStream
+    private let queue: OutboundQueue
+    private var socket: WebSocketConnection? = nil
+    private let blast: BlastEncoder?
+    private let stateLock = NSLock()
+    private var accepted: AcceptedClient? = nil
+    /// v4 per-connection event counter; guarded by the queue lock (assigned in `push`).
+    private var nextSeq = 1
+    private var framesSent = 0
+    private let writerDone = DispatchSemaphore(value: 0)
+
+    private var options: SimulatorOptions { gateway.options }
+
+    init(number: Int, tcp: TCPStream, gateway: Gateway, server: GatewayServer) {
+        self.number = number
+        self.tcp = tcp
+        self.gateway = gateway
+        self.server = server
+        queue = OutboundQueue(limit: gateway.options.maxBufferedBytes)
+        blast = gateway.options.blastCount.map { _ in
+            BlastEncoder(approximateBytes: gateway.options.blastBytes, binary: gateway.options.has(.binary))
+        }
+    }
+
+    /// Only read once the connection is registered with the hub, i.e. after the handshake.
+    var client: AcceptedClient { stateLock.withLock { accepted ?? Self.nobody } }
+
+    private static let nobody = AcceptedClient(
+        connId: "", protocolVersion: 4, role: "operator", scopes: [], clientId: "", clientMode: "", displayName: nil,
+        platform: "", deviceFamily: nil, version: "", instanceId: nil, deviceId: nil, issuedToken: nil)
+
+    func start() {
+        let reader = Thread { [self] in runReader() }
+        reader.name = "conn-\(number)-reader"
+        reader.stackSize = 1 << 20
+        reader.start()
+    }
+
+    // MARK: Events (called by the hub and the server)
+
+    func enqueueEvent(_ name: String, payloadBytes: [UInt8], globalSeq: Int?, stateVersion: JSONValue?) {
+        queue.push { () -> OutboundItem in
+            let seq: Int
+            if let globalSeq {
+                seq = globalSeq
+            } else {
+                seq = nextSeq
+                nextSeq += 1
+            }
+            return .message(FrameEncoder.event(name, payloadBytes: payloadBytes, seq: seq, stateVersion: stateVersion))
+        }
+    }
+
+    func enqueuePing() { queue.push(.ping) }
+
+    /// Shutdown: the event is already queued; close 1012 after it.
+    func closeForRestart() { queue.push(.close(code: 1012, reason: "service restart")) }
+
+    /// Waits (bounded) for the writer to finish its close.
+    func waitUntilClosed(timeout: Double) { _ = writerDone.wait(timeout: .now() + timeout) }
+
+    // MARK: Reader
+
+    private func runReader() {
+        defer { server.connectionEnded(self) }
+        let stream: ByteStream
+        if let context = server.tlsContext {
+            guard let tls = try? TLSStream.server(over: tcp, context: context, deadline: .after(seconds: 10)) else {
+                tcp.close()
+                writerDone.signal()
+                return
+            }
+            stream = tls
+        } else {
+            stream = tcp
+        }
+        let maxSize = options.protocolVersion >= 4 ? GatewayVocabulary.maxPreauthPayload : GatewayVocabulary.maxPayload
+        guard let (socket, _) = try? WebSocketConnection.accept(stream: stream, maxMessageSize: maxSize,
+                                                                 deadline: .after(seconds: 10)) else {
+            writerDone.signal()
+            return
+        }
+        stateLock.withLock { self.socket = socket }
+        let writer = Thread { [self] in runWriter(socket) }
+        writer.name = "conn-\(number)-writer"
+        writer.start()
+
+        let nonce = SecureRandom.uuid()
+        queue.push(.message(FrameEncoder.event("connect.challenge",
+            payload: ["nonce": .string(nonce), "ts": JSONValue(WallClock.milliseconds())], seq: nil)))
+
+        let handshakeDeadline = Deadline.after(seconds: Double(options.effectiveHandshakeTimeoutMs) / 1000)
+        let first: WebSocketMessage
+        do {
+            guard let message = try socket.receive(deadline: handshakeDeadline) else {
+                queue.push(.close(code: 1000, reason: ""))
+                return
+            }
+            first = message
+        } catch {
+            queue.push(.drop)
+            return
+        }
+        server.log?.record(direction: "in", connection: number, frame: first.bytes)
+        let local = tcp.isLoopbackPeer && !options.requirePairing
+        let processor = HandshakeProcessor(options: options, registry: gateway.registry, challengeNonce: nonce,
+                                           isLocal: local, connId: SecureRandom.uuid())
+        switch processor.process(first.bytes) {
+        case .rejected(let response, let code, let reason):
+            if let response { queue.push(.message(response)) }
+            queue.push(.close(code: code, reason: reason))
+            drainUntilClosed(socket)
+            return
+        case .accepted(let client, let requestId):
+            stateLock.withLock { accepted = client }
+            socket.maxMessageSize = GatewayVocabulary.maxPayload
+            let tracked = gateway.addPresence(for: client)
+            let hello = HelloOkBuilder(options: options, snapshot: gateway.snapshot).payload(for: client)
+            gateway.hub.add(self) { reserveGlobalSeq in
+                queue.push(.message(FrameEncoder.success(id: requestId, payload: hello)))
+                enqueueFaultsAfterHello(reserveGlobalSeq: reserveGlobalSeq)
+            }
+            if tracked { gateway.broadcastPresence() }
+            serve(socket, client: client)
+            gateway.hub.remove(self)
+            if gateway.removePresence(connId: client.connId) { gateway.broadcastPresence() }
+        }
+    }
+
+    private func enqueueFaultsAfterHello(reserveGlobalSeq: (Int) -> Int) {
+        if options.has(.garbage) { queue.push(.raw([0xff, 0x13, 0x37, 0x00, 0x42, 0xde, 0xad, 0xbe, 0xef])) }
+        if options.has(.badJSON) { queue.push(.notJSON(Array("this is not JSON {".utf8))) }
+        if options.has(.oversize) {
+            let head = #"{"type":"event","event":"oversize","payload":{"data":""#, tail = #""}}"#
+            let fill = GatewayVocabulary.maxPayload + 1 - head.utf8.count - tail.utf8.count
+            var bytes = Array(head.utf8)
+            bytes.append(contentsOf: repeatElement(UInt8(ascii: "x"), count: fill))
+            bytes.append(contentsOf: tail.utf8)
+            queue.push(.message(bytes))
+        }
+        if options.has(.ping) { queue.push(.ping) }
+        if let count = options.blastCount, count > 0 {
+            if options.protocolVersion == 3 {
+                let first = reserveGlobalSeq(count)
+                queue.push(.blast(count: count, firstSeq: first))
+            } else {
+                queue.push { () -> OutboundItem in
+                    let first = nextSeq
+                    nextSeq += count
+                    return .blast(count: count, firstSeq: first)
+                }
+            }
+        }
+    }
+
+    private func serve(_ socket: WebSocketConnection, client: AcceptedClient) {
+        let router = MethodRouter(gateway: gateway, client: client)
+        while true {
+            let message: WebSocketMessage
+            do {
+                guard let next = try socket.receive(deadline: .never) else { continue }
+                message = next
+            } catch {
+                queue.push(.drop)
+                return
+            }
+            server.log?.record(direction: "in", connection: number, frame: message.bytes)
+            let reply = router.handle(message.bytes)
+            queue.push(.message(reply.frame))
+            reply.then?()
+        }
+    }
+
+    /// After a rejected handshake: keep reading so the peer's close frame is seen, until the writer closes.
+    private func drainUntilClosed(_ socket: WebSocketConnection) {
+        while true {
+            do {
+                if try socket.receive(deadline: .after(seconds: 5)) == nil { return }
+            } catch {
+                return
+            }
+        }
+    }
+
+    // MARK: Writer
+
+    private func runWriter(_ socket: WebSocketConnection) {
+        defer { writerDone.signal() }
+        let deadline = { Deadline.after(seconds: 30) }
+        while true {
+            let item = queue.pop()
+            do {
+                switch item {
+                case .message(let bytes):
+                    server.log?.record(direction: "out", connection: number, frame: bytes, isJSON: true)
+                    try sendMessage(bytes, on: socket, deadline: deadline())
+                    if dropIfDue(socket) { return }
+                case .notJSON(let bytes):
+                    server.log?.record(direction: "out", connection: number, frame: bytes, isJSON: false)
+                    try socket.send(text: bytes, deadline: deadline())
+                    if dropIfDue(socket) { return }
+                case .raw(let bytes):
+                    try socket.sendRaw(bytes, deadline: deadline())
+                case .ping:
+                    try socket.ping(Array("sim".utf8), deadline: deadline())
+                case .blast(let count, let firstSeq):
+                    try sendBlast(count: count, firstSeq: firstSeq, on: socket)
+                case .close(let code, let reason):
+                    socket.close(code: code, reason: reason, deadline: .after(seconds: 2))
+                    return
+                case .drop:
+                    socket.stream.close()
+                    return
+                }
+            } catch {
+                socket.stream.close()
+                return
+            }
+        }
+    }
+
+    /// `--fault drop-after:N`: once N messages are sent the TCP connection is cut without a close frame.
+    private func dropIfDue(_ socket: WebSocketConnection) -> Bool {
+        framesSent += 1
+        guard let limit = options.dropAfterFrames, framesSent >= limit else { return false }
+        socket.stream.close()
+        return true
+    }
+
+    private func sendMessage(_ bytes: [UInt8], on socket: WebSocketConnection, deadline: Deadline) throws {
+        let opcode: WebSocketOpcode = options.has(.binary) ? .binary : .text
+        guard options.has(.fragment), bytes.count >= 3 else {
+            try socket.send(frame: WebSocketFrame(opcode: opcode, payload: bytes), deadline: deadline)
+            return
+        }
+        // Three fragments with a ping between them (control frames may interleave, RFC 6455 §5.4).
+        let cut1 = bytes.count / 3, cut2 = 2 * bytes.count / 3
+        try socket.send(frame: WebSocketFrame(fin: false, opcode: opcode, payload: Array(bytes[..<cut1])), deadline: deadline)
+        try socket.ping(Array("frag".utf8), deadline: deadline)
+        try socket.send(frame: WebSocketFrame(fin: false, opcode: .continuation, payload: Array(bytes[cut1..<cut2])), deadline: deadline)
+        try socket.send(frame: WebSocketFrame(fin: true, opcode: .continuation, payload: Array(bytes[cut2...])), deadline: deadline)
+    }
+
+    /// Writes the blast in ~256 KiB batches of pre-framed events.
+    private func sendBlast(count: Int, firstSeq: Int, on socket: WebSocketConnection) throws {
+        guard let blast else { return }
+        var buffer = [UInt8]()
+        let batch = 256 * 1024
+        buffer.reserveCapacity(batch + 64 * 1024)
+        for index in 0..<count {
+            let seq = firstSeq + index
+            blast.appendFrame(index: index, outerSeq: seq, to: &buffer)
+            if let log = server.log { log.record(direction: "out", connection: number, frame: blast.message(index: index, outerSeq: seq), isJSON: true) }
+            if buffer.count >= batch {
+                try socket.sendRaw(buffer, deadline: .after(seconds: 60))
+                buffer.removeAll(keepingCapacity: true)
+            }
+        }
+        if !buffer.isEmpty { try socket.sendRaw(buffer, deadline: .after(seconds: 60)) }
+    }
+}

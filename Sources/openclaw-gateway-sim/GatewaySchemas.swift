@@ -1,0 +1,88 @@
+/// The closed parameter schemas of the methods the simulator serves, per protocol generation
+/// (protocol.md §2, §3.2, §4).
+enum GatewaySchemas {
+    /// `RequestFrame`: `{type:"req", id, method, params?}` (+ `traceparent?` in v4).
+    static func requestFrame(_ version: Int) -> ObjectSchema {
+        var properties: [(String, ParamsSchema)] = [
+            ("type", .oneOfStrings(["req"])), ("id", .nonEmptyString), ("method", .nonEmptyString), ("params", .any),
+        ]
+        if version >= 4 { properties.append(("traceparent", .string(maxLength: 128))) }
+        return ObjectSchema(properties, required: ["type", "id", "method"])
+    }
+
+    static func connectParams(_ version: Int) -> ObjectSchema {
+        let client = ObjectSchema([
+            ("id", .oneOfStrings(GatewayVocabulary.clientIds(version), caseInsensitive: true)),
+            ("displayName", .string()), ("version", .nonEmptyString), ("platform", .nonEmptyString),
+            ("deviceFamily", .string()), ("modelIdentifier", .string()),
+            ("mode", .oneOfStrings(GatewayVocabulary.clientModes(version))), ("instanceId", .string()),
+        ], required: ["id", "version", "platform", "mode"])
+        var authProperties: [(String, ParamsSchema)] = [("token", .string()), ("password", .string())]
+        if version >= 4 {
+            authProperties = [
+                ("token", .string()), ("bootstrapToken", .string()), ("deviceToken", .string()), ("password", .string()),
+                ("approvalRuntimeToken", .string()), ("agentRuntimeIdentityToken", .string()),
+            ]
+        } else {
+            authProperties.append(("deviceToken", .string()))
+        }
+        let device = ObjectSchema([
+            ("id", .nonEmptyString), ("publicKey", .nonEmptyString), ("signature", .nonEmptyString),
+            ("signedAt", .integer(minimum: 0)), ("nonce", .nonEmptyString),
+        ], required: version >= 4 ? ["id", "publicKey", "signature", "signedAt", "nonce"] : ["id", "publicKey", "signature", "signedAt"])
+        return ObjectSchema([
+            ("minProtocol", .integer(minimum: 1)), ("maxProtocol", .integer(minimum: 1)),
+            ("client", .object(client)), ("caps", .stringArray), ("commands", .stringArray),
+            ("permissions", .map(of: .boolean)), ("pathEnv", .string()), ("role", .string()),
+            ("scopes", .stringArray), ("device", .object(device)), ("auth", .object(ObjectSchema(authProperties, required: []))),
+            ("locale", .string()), ("userAgent", .string()),
+        ], required: ["minProtocol", "maxProtocol", "client"])
+    }
+
+    static func chatHistory(_ version: Int) -> ObjectSchema {
+        let base = ObjectSchema([("sessionKey", .nonEmptyString), ("limit", .integer(minimum: 1, maximum: 1000))],
+                                required: ["sessionKey"])
+        guard version >= 4 else { return base }
+        return base.adding([
+            ("agentId", .string()), ("offset", .integer(minimum: 0)), ("messageId", .string()), ("sessionId", .string()),
+            ("maxChars", .integer(minimum: 1, maximum: 500_000)),
+        ])
+    }
+
+    static func chatSend(_ version: Int) -> ObjectSchema {
+        let base = ObjectSchema([
+            ("sessionKey", version >= 4 ? .string(minLength: 1, maxLength: 512) : .nonEmptyString),
+            ("message", .string()), ("thinking", .string()), ("deliver", .boolean), ("attachments", .array(of: .any)),
+            ("timeoutMs", .integer(minimum: 0)), ("idempotencyKey", .nonEmptyString),
+        ], required: ["sessionKey", "message", "idempotencyKey"])
+        guard version >= 4 else { return base }
+        return base.adding([
+            ("agentId", .string()), ("sessionId", .string()),
+            ("fastMode", .anyOf([.boolean, .oneOfStrings(["auto"])])), ("fastAutoOnSeconds", .integer(minimum: 0)),
+            ("queueMode", .oneOfStrings(["steer", "followup", "collect", "interrupt"])),
+            ("originatingChannel", .string()), ("originatingTo", .string()), ("originatingAccountId", .string()),
+            ("originatingThreadId", .string()), ("replyToId", .string()), ("toolBindings", .any),
+            ("systemInputProvenance", .any), ("systemProvenanceReceipt", .any),
+            ("suppressCommandInterpretation", .boolean), ("expectedLeafEntryId", .anyOf([.string(), .null])),
+            ("expectedSessionRoutingContract", .any),
+        ])
+    }
+
+    static func chatAbort(_ version: Int) -> ObjectSchema {
+        let base = ObjectSchema([("sessionKey", .nonEmptyString), ("runId", .string())], required: ["sessionKey"])
+        guard version >= 4 else { return base }
+        return base.adding([("agentId", .string()), ("preserveSideRuns", .boolean), ("exemptRunId", .string())])
+    }
+
+    static let chatInject = ObjectSchema(
+        [("sessionKey", .nonEmptyString), ("message", .nonEmptyString), ("label", .string(maxLength: 100))],
+        required: ["sessionKey", "message"])
+
+    static let sessionsList = ObjectSchema([
+        ("limit", .integer(minimum: 1)), ("activeMinutes", .integer(minimum: 1)), ("includeGlobal", .boolean),
+        ("includeUnknown", .boolean), ("includeDerivedTitles", .boolean), ("includeLastMessage", .boolean),
+        ("label", .string()), ("spawnedBy", .string()), ("agentId", .string()), ("search", .string()),
+    ], required: [])
+
+    static let health = ObjectSchema([("probe", .boolean)], required: [])
+}

@@ -1,0 +1,239 @@
+import OpenClawKit
+
+/// Who a connection turned out to be once `connect` succeeded.
+struct AcceptedClient: Sendable {
+    var connId: String
+    var protocolVersion: Int
+    var role: String
+    var scopes: [String]
+    var clientId: String
+    var clientMode: String
+    var displayName: String?
+    var platform: String
+    var deviceFamily: String?
+    var version: String
+    var instanceId: String?
+    var deviceId: String?
+    var issuedToken: DeviceRegistry.IssuedToken?
+}
+
+/// What to do with the first frame of a connection.
+enum HandshakeOutcome {
+    case accepted(AcceptedClient, requestId: String)
+    /// Send `response` (if any) first, then close with `closeCode`/`closeReason`.
+    case rejected(response: [UInt8]?, closeCode: UInt16, closeReason: String)
+}
+
+/// Decides the handshake exactly as the real server's connect pipeline does (protocol.md §3):
+/// frame shape, params schema, protocol range, role, shared auth, device proof, device token, pairing.
+struct HandshakeProcessor {
+    var options: SimulatorOptions
+    var registry: DeviceRegistry
+    var challengeNonce: String
+    /// Direct loopback peer (and not `--require-pairing`, which makes every client remote).
+    var isLocal: Bool
+    var connId: String
+    var nowMs: Int64 = WallClock.milliseconds()
+
+    private var version: Int { options.protocolVersion }
+
+    func process(_ message: [UInt8]) -> HandshakeOutcome {
+        guard let frame = try? JSONValue.parse(message) else {
+            return .rejected(response: nil, closeCode: 1000, closeReason: "")
+        }
+        if GatewaySchemas.requestFrame(version).violation(of: frame, at: "") != nil {
+            return .rejected(response: nil, closeCode: 1008, closeReason: "invalid request frame")
+        }
+        let id = frame["id"]?.stringValue ?? "invalid"
+        guard frame["method"]?.stringValue == "connect" else {
+            return reject(id, .invalidRequest("invalid handshake: first request must be connect"))
+        }
+        let paramsValue = frame["params"] ?? .null
+        if let problem = GatewaySchemas.connectParams(version).violation(of: paramsValue, at: "") {
+            return reject(id, .invalidRequest("invalid connect params: \(problem)"))
+        }
+        guard var params = paramsValue.objectValue, let client = params["client"]?.objectValue else {
+            return reject(id, .invalidRequest("invalid connect params: at root: must be object"))
+        }
+        let clientId = (client["id"]?.stringValue ?? "").lowercased()
+        let clientMode = client["mode"]?.stringValue ?? ""
+        let roleRaw = params["role"]?.stringValue ?? "operator"
+
+        // Protocol negotiation.
+        let minProtocol = params["minProtocol"]?.intValue ?? 0
+        let maxProtocol = params["maxProtocol"]?.intValue ?? 0
+        var negotiated = version
+        if !(minProtocol <= version && version <= maxProtocol) {
+            let legacyAllowed = version == 4 && ((roleRaw == "node" && clientMode == "node") || clientMode == "probe")
+            if legacyAllowed && minProtocol <= 3 && 3 <= maxProtocol {
+                negotiated = 3
+            } else {
+                let details: JSONValue = version == 3
+                    ? ["expectedProtocol": 3]
+                    : ["code": "PROTOCOL_MISMATCH", "clientMinProtocol": JSONValue(minProtocol),
+                       "clientMaxProtocol": JSONValue(maxProtocol), "expectedProtocol": 4, "minimumProbeProtocol": 3]
+                return .rejected(response: FrameEncoder.failure(id: id, error: .invalidRequest("protocol mismatch", details: details)),
+                                 closeCode: 1002, closeReason: "protocol mismatch")
+            }
+        }
+        guard GatewayVocabulary.roles.contains(roleRaw) else { return reject(id, .invalidRequest("invalid role")) }
+        let role = roleRaw
+        var scopes = (params["scopes"]?.arrayValue ?? []).compactMap(\.stringValue)
+        let auth = params["auth"]?.objectValue ?? JSONObject()
+        let device = params["device"]?.objectValue
+
+        // Shared secret.
+        let sharedToken = nonEmpty(auth["token"]?.stringValue)
+        let sharedPassword = nonEmpty(auth["password"]?.stringValue)
+        var authOk: Bool
+        var sharedAuthOk = false
+        var failureReason: String? = nil
+        switch options.authMode {
+        case "token":
+            if let sharedToken, let expected = options.token {
+                authOk = constantTimeEqual(sharedToken, expected)
+                failureReason = authOk ? nil : "token_mismatch"
+            } else {
+                authOk = false
+                failureReason = "token_missing"
+            }
+            sharedAuthOk = authOk
+        case "password":
+            if let sharedPassword, let expected = options.password {
+                authOk = constantTimeEqual(sharedPassword, expected)
+                failureReason = authOk ? nil : "password_mismatch"
+            } else {
+                authOk = false
+                failureReason = "password_missing"
+            }
+            sharedAuthOk = authOk
+        default:
+            authOk = true
+        }
+        let unauthorized = { (reason: String) -> HandshakeOutcome in
+            self.rejectUnauthorized(id, reason: reason, auth: auth, hasDevice: device != nil, clientId: clientId, clientMode: clientMode)
+        }
+
+        // No device identity.
+        if device == nil {
+            let isBackendSelf = clientId == "gateway-client" && clientMode == "backend" && isLocal
+            if role == "node" {
+                return deviceIdentityRequired(id)
+            }
+            if sharedAuthOk {
+                let keepsScopes = version >= 4 && isLocal && ((clientId == "cli" && clientMode == "cli") || isBackendSelf)
+                if !keepsScopes { scopes = [] }
+            } else if !authOk {
+                return unauthorized(failureReason ?? "unauthorized")
+            } else if !isBackendSelf {
+                return deviceIdentityRequired(id)
+            }
+        }
+
+        // Device proof.
+        var devicePublicKey: String? = nil
+        if let device {
+            let verifier = DeviceProofVerifier(protocolVersion: version, challengeNonce: challengeNonce, nowMs: nowMs)
+            switch verifier.verify(device: device, params: params, role: role, scopes: scopes) {
+            case .success(let key): devicePublicKey = key
+            case .failure(let failure):
+                let details: JSONValue = ["code": .string(failure.detailCode), "reason": .string(failure.reason)]
+                return .rejected(response: FrameEncoder.failure(id: id, error: .invalidRequest(failure.message, details: details)),
+                                 closeCode: 1008, closeReason: failure.message)
+            }
+        }
+        let deviceId = device?["id"]?.stringValue
+
+        // Device token (explicit, or `auth.token` when it did not match the shared secret).
+        if !authOk, let deviceId {
+            let explicit = nonEmpty(auth["deviceToken"]?.stringValue)
+            if let candidate = explicit ?? sharedToken {
+                switch registry.verifyToken(deviceId: deviceId, role: role, token: candidate, scopes: scopes) {
+                case .ok: authOk = true
+                case .scopeMismatch: failureReason = "scope_mismatch"
+                case .mismatch: failureReason = explicit != nil ? "device_token_mismatch" : (failureReason ?? "device_token_mismatch")
+                }
+            }
+        }
+        if !authOk { return unauthorized(failureReason ?? "unauthorized") }
+
+        // Pairing.
+        if let deviceId, let devicePublicKey {
+            var reason: String? = nil
+            if let record = registry.pairedDevice(deviceId), record.publicKey == devicePublicKey {
+                if !record.roles.contains(role) {
+                    reason = "role-upgrade"
+                } else if !scopes.isEmpty && !scopes.allSatisfy({ GatewayVocabulary.scopes(record.scopes, satisfy: $0) }) {
+                    reason = "scope-upgrade"
+                }
+            } else {
+                reason = "not-paired"
+            }
+            if let reason {
+                if isLocal || registry.isPreApproved(deviceId) {
+                    registry.approve(deviceId: deviceId, publicKey: devicePublicKey, role: role, scopes: scopes)
+                } else {
+                    return pairingRequired(id, reason: reason, deviceId: deviceId, role: role, scopes: scopes)
+                }
+            }
+        }
+        params["scopes"] = JSONValue(scopes)
+        let issued = deviceId.map { registry.ensureToken(deviceId: $0, role: role) }
+        let accepted = AcceptedClient(
+            connId: connId, protocolVersion: negotiated, role: role, scopes: scopes, clientId: clientId,
+            clientMode: clientMode, displayName: client["displayName"]?.stringValue,
+            platform: client["platform"]?.stringValue ?? "", deviceFamily: client["deviceFamily"]?.stringValue,
+            version: client["version"]?.stringValue ?? "", instanceId: client["instanceId"]?.stringValue,
+            deviceId: deviceId, issuedToken: issued)
+        return .accepted(accepted, requestId: id)
+    }
+
+    private func nonEmpty(_ text: String?) -> String? {
+        guard let text, !text.trimmingASCIIWhitespace.isEmpty else { return nil }
+        return text
+    }
+
+    private func reject(_ id: String, _ error: ErrorShape) -> HandshakeOutcome {
+        .rejected(response: FrameEncoder.failure(id: id, error: error), closeCode: 1008,
+                  closeReason: AuthFailureMessages.truncatedCloseReason(error.message))
+    }
+
+    private func deviceIdentityRequired(_ id: String) -> HandshakeOutcome {
+        let error = ErrorShape(code: "NOT_PAIRED", message: "device identity required", details: ["code": "DEVICE_IDENTITY_REQUIRED"])
+        return .rejected(response: FrameEncoder.failure(id: id, error: error), closeCode: 1008, closeReason: "device identity required")
+    }
+
+    private func rejectUnauthorized(_ id: String, reason: String, auth: JSONObject, hasDevice: Bool,
+                                    clientId: String, clientMode: String) -> HandshakeOutcome {
+        let provided = nonEmpty(auth["password"]?.stringValue) != nil ? "password"
+            : nonEmpty(auth["token"]?.stringValue) != nil ? "token"
+            : nonEmpty(auth["bootstrapToken"]?.stringValue) != nil ? "bootstrap-token"
+            : nonEmpty(auth["deviceToken"]?.stringValue) != nil ? "device-token" : "none"
+        let canRetry = reason == "token_mismatch" && hasDevice && provided == "token" && nonEmpty(auth["deviceToken"]?.stringValue) == nil
+        let message = AuthFailureMessages.message(reason: reason, clientId: clientId, clientMode: clientMode, protocolVersion: version)
+        let details: JSONValue = [
+            "code": .string(AuthFailureMessages.detailCode(reason: reason)), "authReason": .string(reason),
+            "canRetryWithDeviceToken": .bool(canRetry),
+            "recommendedNextStep": .string(AuthFailureMessages.recommendedNextStep(reason: reason, canRetryWithDeviceToken: canRetry)),
+        ]
+        return reject(id, .invalidRequest(message, details: details))
+    }
+
+    private func pairingRequired(_ id: String, reason: String, deviceId: String, role: String, scopes: [String]) -> HandshakeOutcome {
+        let requestId = registry.pairingRequest(for: deviceId)
+        if version == 3 {
+            let error = ErrorShape(code: "NOT_PAIRED", message: "pairing required",
+                                   details: ["code": "PAIRING_REQUIRED", "requestId": .string(requestId), "reason": .string(reason)])
+            return .rejected(response: FrameEncoder.failure(id: id, error: error), closeCode: 1008, closeReason: "pairing required")
+        }
+        let message = "pairing required: device is not approved yet"
+        let details: JSONValue = [
+            "code": "PAIRING_REQUIRED", "reason": .string(reason), "requestId": .string(requestId),
+            "remediationHint": "Approve this device from the pending pairing requests.",
+            "deviceId": .string(deviceId), "requestedRole": .string(role), "requestedScopes": JSONValue(scopes),
+        ]
+        return .rejected(response: FrameEncoder.failure(id: id, error: ErrorShape(code: "NOT_PAIRED", message: message, details: details)),
+                         closeCode: 1008,
+                         closeReason: AuthFailureMessages.truncatedCloseReason("\(message) (requestId: \(requestId))"))
+    }
+}

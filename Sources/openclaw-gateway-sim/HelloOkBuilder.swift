@@ -1,0 +1,35 @@
+import OpenClawKit
+
+/// Builds the `hello-ok` payload (§3.7) for v3 and v4 from the accepted client and gateway state.
+struct HelloOkBuilder {
+    var options: SimulatorOptions
+    var snapshot: JSONValue
+
+    func payload(for client: AcceptedClient) -> JSONValue {
+        var features: JSONObject = [
+            "methods": JSONValue(GatewayVocabulary.methods), "events": JSONValue(GatewayVocabulary.events),
+        ]
+        if client.protocolVersion >= 4 { features["capabilities"] = ["chat-send-routing-contract"] }
+        var hello: JSONObject = [
+            "type": "hello-ok", "protocol": JSONValue(client.protocolVersion),
+            "server": ["version": .string(GatewayVocabulary.serverVersion), "connId": .string(client.connId)],
+            "features": .object(features), "snapshot": snapshot,
+        ]
+        if client.protocolVersion >= 4 {
+            var auth: JSONObject = ["role": .string(client.role), "scopes": JSONValue(client.scopes)]
+            if let token = client.issuedToken {
+                auth = ["deviceToken": .string(token.token), "role": .string(client.role), "scopes": JSONValue(client.scopes),
+                        "issuedAtMs": JSONValue(token.issuedAtMs)]
+            }
+            hello["auth"] = .object(auth)
+        } else if let token = client.issuedToken {
+            hello["auth"] = ["deviceToken": .string(token.token), "role": .string(token.role), "scopes": JSONValue(token.scopes),
+                             "issuedAtMs": JSONValue(token.issuedAtMs)]
+        }
+        hello["policy"] = [
+            "maxPayload": JSONValue(GatewayVocabulary.maxPayload), "maxBufferedBytes": JSONValue(options.maxBufferedBytes),
+            "tickIntervalMs": JSONValue(options.tickMs),
+        ]
+        return .object(hello)
+    }
+}

@@ -1,0 +1,165 @@
+import OpenClawKit
+
+/// Answers requests after the handshake: frame shape, role, scopes, then the method (§2, §4, §6).
+struct MethodRouter {
+    let gateway: Gateway
+    let client: AcceptedClient
+
+    private var version: Int { gateway.options.protocolVersion }
+
+    /// The answer to one message: its `res` frame, and what to do once that frame is queued
+    /// (the `chat.send` ack precedes the run's events, the `chat.inject` answer its broadcast).
+    struct Reply {
+        var frame: [UInt8]
+        var then: (@Sendable () -> Void)? = nil
+    }
+
+    /// Every message gets exactly one `res`.
+    func handle(_ message: [UInt8]) -> Reply {
+        guard let frame = try? JSONValue.parse(message) else {
+            return Reply(frame: FrameEncoder.failure(id: "invalid", error: .invalidRequest("invalid request frame: at root: must be valid JSON")))
+        }
+        if let problem = GatewaySchemas.requestFrame(version).violation(of: frame, at: "") {
+            let id = frame["id"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? "invalid"
+            return Reply(frame: FrameEncoder.failure(id: id, error: .invalidRequest("invalid request frame: \(problem)")))
+        }
+        let id = frame["id"]?.stringValue ?? "invalid"
+        let method = frame["method"]?.stringValue ?? ""
+        let params = frame["params"] ?? .object(JSONObject())
+
+        if client.role != "operator" {
+            return Reply(frame: FrameEncoder.failure(id: id, error: .invalidRequest("unauthorized role: \(client.role)")))
+        }
+        if !(version >= 4 && method == "health") {
+            let required = GatewayVocabulary.requiredScope(for: method)
+            if !GatewayVocabulary.scopes(client.scopes, satisfy: required) {
+                return Reply(frame: FrameEncoder.failure(id: id, error: missingScope(required)))
+            }
+        }
+        switch method {
+        case "health": return Reply(frame: health(id, params))
+        case "chat.history": return Reply(frame: chatHistory(id, params))
+        case "chat.send": return chatSend(id, params)
+        case "chat.abort": return Reply(frame: chatAbort(id, params))
+        case "chat.inject": return chatInject(id, params)
+        case "sessions.list": return Reply(frame: sessionsList(id, params))
+        default:
+            return Reply(frame: FrameEncoder.failure(id: id, error: .invalidRequest("unknown method: \(method)")))
+        }
+    }
+
+    private func missingScope(_ scope: String) -> ErrorShape {
+        if version == 3 { return .invalidRequest("missing scope: \(scope)") }
+        return ErrorShape(code: "FORBIDDEN", message: "missing scope: \(scope)",
+                          details: ["code": "MISSING_SCOPE", "missingScope": .string(scope), "requiredScopes": JSONValue([scope])])
+    }
+
+    private func invalidParams(_ id: String, _ method: String, _ schema: ObjectSchema, _ params: JSONValue) -> [UInt8]? {
+        guard let problem = schema.violation(of: params, at: "") else { return nil }
+        return FrameEncoder.failure(id: id, error: .invalidRequest("invalid \(method) params: \(problem)"))
+    }
+
+    private func health(_ id: String, _ params: JSONValue) -> [UInt8] {
+        if let bad = invalidParams(id, "health", GatewaySchemas.health, params) { return bad }
+        return FrameEncoder.success(id: id, payload: gateway.healthSummary(durationMs: 1))
+    }
+
+    private func chatHistory(_ id: String, _ params: JSONValue) -> [UInt8] {
+        if let bad = invalidParams(id, "chat.history", GatewaySchemas.chatHistory(version), params) { return bad }
+        let sessionKey = params["sessionKey"]?.stringValue ?? "main"
+        let limit = params["limit"]?.intValue ?? 200
+        let offset = params["offset"]?.intValue ?? 0
+        return FrameEncoder.success(id: id, payloadBytes: gateway.history.historyPayload(sessionKey: sessionKey, limit: limit, offset: offset))
+    }
+
+    private func chatSend(_ id: String, _ params: JSONValue) -> Reply {
+        if let bad = invalidParams(id, "chat.send", GatewaySchemas.chatSend(version), params) { return Reply(frame: bad) }
+        let sessionKey = params["sessionKey"]?.stringValue ?? "main"
+        let message = params["message"]?.stringValue ?? ""
+        let key = params["idempotencyKey"]?.stringValue ?? ""
+        let hasAttachments = !(params["attachments"]?.arrayValue ?? []).isEmpty
+        if message.trimmingASCIIWhitespace.isEmpty && !hasAttachments {
+            return Reply(frame: FrameEncoder.failure(id: id, error: .invalidRequest("message or attachment required")))
+        }
+        if message.utf8.contains(0) {
+            return Reply(frame: FrameEncoder.failure(id: id, error: .invalidRequest("message must not contain null bytes")))
+        }
+        switch gateway.runs.lookup(key) {
+        case .inFlight:
+            return Reply(frame: FrameEncoder.success(id: id, payload: ["runId": .string(key), "status": "in_flight"]))
+        case .done(.ok):
+            return Reply(frame: FrameEncoder.success(id: id, payload: ["runId": .string(key), "status": "ok"]))
+        case .done(.error(let summary)):
+            return Reply(frame: FrameEncoder.failure(id: id, error: ErrorShape(code: "UNAVAILABLE", message: summary),
+                                        payload: ["runId": .string(key), "status": "error", "summary": .string(summary)]))
+        case .unknown:
+            break
+        }
+        guard let run = gateway.runs.start(runId: key, sessionKey: sessionKey) else {
+            return Reply(frame: FrameEncoder.success(id: id, payload: ["runId": .string(key), "status": "in_flight"]))
+        }
+        gateway.history.append(sessionKey: sessionKey,
+                               message: TranscriptMessage.make(role: "user", text: message, timestamp: WallClock.milliseconds()))
+        let agent = ScriptedAgent(gateway: gateway)
+        return Reply(frame: FrameEncoder.success(id: id, payload: ["runId": .string(key), "status": "started"]),
+                     then: { agent.start(run, message: message) })
+    }
+
+    private func chatAbort(_ id: String, _ params: JSONValue) -> [UInt8] {
+        if let bad = invalidParams(id, "chat.abort", GatewaySchemas.chatAbort(version), params) { return bad }
+        let sessionKey = params["sessionKey"]?.stringValue ?? "main"
+        var targets: [ActiveRun]
+        if let runId = params["runId"]?.stringValue {
+            guard let run = gateway.runs.run(runId) else {
+                return FrameEncoder.success(id: id, payload: ["ok": true, "aborted": false, "runIds": []])
+            }
+            if ChatHistoryStore.canonicalKey(run.sessionKey) != ChatHistoryStore.canonicalKey(sessionKey) {
+                return FrameEncoder.failure(id: id, error: .invalidRequest("runId does not match sessionKey"))
+            }
+            targets = [run]
+        } else {
+            targets = gateway.runs.runs(inSession: sessionKey)
+        }
+        let agent = ScriptedAgent(gateway: gateway)
+        let aborted = targets.filter { agent.abort($0) }.map(\.runId)
+        return FrameEncoder.success(id: id, payload: ["ok": true, "aborted": .bool(!aborted.isEmpty), "runIds": JSONValue(aborted)])
+    }
+
+    private func chatInject(_ id: String, _ params: JSONValue) -> Reply {
+        if let bad = invalidParams(id, "chat.inject", GatewaySchemas.chatInject, params) { return Reply(frame: bad) }
+        let sessionKey = params["sessionKey"]?.stringValue ?? "main"
+        guard gateway.history.exists(sessionKey) else {
+            return Reply(frame: FrameEncoder.failure(id: id, error: .invalidRequest("session not found")))
+        }
+        let messageId = SecureRandom.uuid()
+        let now = WallClock.milliseconds()
+        let text = params["message"]?.stringValue ?? ""
+        gateway.history.append(sessionKey: sessionKey, message: TranscriptMessage.make(role: "assistant", text: text, timestamp: now))
+        let hub = gateway.hub
+        let event: JSONValue = [
+            "runId": .string("inject-" + messageId), "sessionKey": .string(sessionKey), "seq": 0, "state": "final",
+            "message": TranscriptMessage.eventMessage(text: text, timestamp: now),
+        ]
+        return Reply(frame: FrameEncoder.success(id: id, payload: ["ok": true, "messageId": .string(messageId)]),
+                     then: { hub.broadcast("chat", payload: event, readScoped: true) })
+    }
+
+    private func sessionsList(_ id: String, _ params: JSONValue) -> [UInt8] {
+        if let bad = invalidParams(id, "sessions.list", GatewaySchemas.sessionsList, params) { return bad }
+        let limit = params["limit"]?.intValue ?? Int.max
+        var rows: [JSONValue] = []
+        for (key, session) in gateway.history.allSessions().prefix(limit) {
+            var row: JSONObject = ["key": .string(key), "kind": "direct", "updatedAt": JSONValue(session.updatedAt),
+                                   "sessionId": .string(session.sessionId)]
+            if params["includeLastMessage"]?.boolValue == true {
+                row["lastMessagePreview"] = .string(String(session.lastText.prefix(200)))
+            }
+            rows.append(.object(row))
+        }
+        return FrameEncoder.success(id: id, payload: [
+            "ts": JSONValue(WallClock.milliseconds()), "path": "/tmp/openclaw-sim/sessions.json", "count": JSONValue(rows.count),
+            "defaults": ["modelProvider": "openclaw-sim", "model": "sim-1", "contextTokens": 200000],
+            "sessions": .array(rows),
+        ])
+    }
+}

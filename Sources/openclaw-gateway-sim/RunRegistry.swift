@@ -1,0 +1,67 @@
+import Foundation
+import OpenClawKit
+
+/// One agent run in progress; its lock orders the run's own events against an abort.
+final class ActiveRun: @unchecked Sendable {
+    let runId: String
+    let sessionKey: String
+    let lock = NSLock()
+    /// Guarded by `lock`.
+    var seq = 0
+    var text = ""
+    var finished = false
+
+    init(runId: String, sessionKey: String) {
+        self.runId = runId
+        self.sessionKey = sessionKey
+    }
+}
+
+/// Active runs and the `chat.send` idempotency cache (runId = idempotencyKey, §4.2).
+final class RunRegistry: @unchecked Sendable {
+    enum Outcome: Sendable { case ok, error(summary: String) }
+    enum Lookup { case inFlight, done(Outcome), unknown }
+
+    private let lock = NSLock()
+    private var active: [String: ActiveRun] = [:]
+    private var completed: [String: Outcome] = [:]
+    private var completedOrder: [String] = []
+    static let cacheLimit = 1000
+
+    func lookup(_ key: String) -> Lookup {
+        lock.withLock {
+            if active[key] != nil { return .inFlight }
+            if let outcome = completed[key] { return .done(outcome) }
+            return .unknown
+        }
+    }
+
+    /// Registers a new run unless one with this key is running or cached (then returns `nil`).
+    func start(runId: String, sessionKey: String) -> ActiveRun? {
+        lock.withLock {
+            guard active[runId] == nil, completed[runId] == nil else { return nil }
+            let run = ActiveRun(runId: runId, sessionKey: sessionKey)
+            active[runId] = run
+            return run
+        }
+    }
+
+    func finish(_ run: ActiveRun, outcome: Outcome) {
+        lock.withLock {
+            active[run.runId] = nil
+            if completed[run.runId] == nil { completedOrder.append(run.runId) }
+            completed[run.runId] = outcome
+            if completedOrder.count > Self.cacheLimit {
+                completed[completedOrder.removeFirst()] = nil
+            }
+        }
+    }
+
+    func run(_ runId: String) -> ActiveRun? { lock.withLock { active[runId] } }
+
+    /// Active runs of a session (`main` and `agent:main:main` alike).
+    func runs(inSession sessionKey: String) -> [ActiveRun] {
+        let key = ChatHistoryStore.canonicalKey(sessionKey)
+        return lock.withLock { active.values.filter { ChatHistoryStore.canonicalKey($0.sessionKey) == key } }
+    }
+}

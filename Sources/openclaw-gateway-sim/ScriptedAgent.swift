@@ -1,0 +1,142 @@
+import Foundation
+import OpenClawKit
+
+/// Plays an agent run the way the real gateway streams one (§5.1, §5.2): `agent` lifecycle start,
+/// `agent` assistant events each mirrored by a `chat` delta with the same per-run `seq`, then
+/// lifecycle end and `chat` final (or lifecycle error and `chat` error).
+struct ScriptedAgent {
+    let gateway: Gateway
+
+    private var version: Int { gateway.options.protocolVersion }
+
+    /// The reply pieces; concatenated they make the whole reply.
+    static func pieces(for mode: ReplyMode, message: String) -> [String] {
+        switch mode {
+        case .echo, .error:
+            let text = message.isEmpty ? "(attachment received)" : message
+            var pieces: [String] = []
+            var current = ""
+            for character in text {
+                if character == " " && !current.isEmpty && current.last != " " {
+                    pieces.append(current)
+                    current = ""
+                }
+                current.append(character)
+            }
+            if !current.isEmpty { pieces.append(current) }
+            return pieces
+        case .lorem(let n):
+            return LoremIpsum.words(count: n).enumerated().map { $0.offset == 0 ? $0.element : " " + $0.element }
+        case .slow:
+            return LoremIpsum.words(count: 30).enumerated().map { $0.offset == 0 ? $0.element : " " + $0.element }
+        }
+    }
+
+    var deltaPause: Double {
+        let ms = gateway.options.reply == .slow ? max(gateway.options.deltaMs, 500) : gateway.options.deltaMs
+        return Double(ms) / 1000
+    }
+
+    /// Runs on its own thread until the reply ends or `chat.abort` marks the run finished.
+    func start(_ run: ActiveRun, message: String) {
+        let thread = Thread { self.play(run, message: message) }
+        thread.name = "run-\(run.runId)"
+        thread.start()
+    }
+
+    private func play(_ run: ActiveRun, message: String) {
+        let mode = gateway.options.reply
+        let startedAt = WallClock.milliseconds()
+        guard step(run, { seq in
+            emitAgent(run, seq: seq, stream: "lifecycle", data: ["phase": "start", "startedAt": JSONValue(startedAt)])
+        }) else { return }
+        var pieces = Self.pieces(for: mode, message: message)
+        if mode == .error { pieces = Array(pieces.prefix(1)) }
+        for piece in pieces {
+            if deltaPause > 0 { Thread.sleep(forTimeInterval: deltaPause) }
+            guard step(run, { seq in
+                run.text += piece
+                let now = WallClock.milliseconds()
+                emitAgent(run, seq: seq, stream: "assistant", data: ["text": .string(run.text), "delta": .string(piece)])
+                var payload: JSONObject = [
+                    "runId": .string(run.runId), "sessionKey": .string(run.sessionKey), "seq": JSONValue(seq), "state": "delta",
+                    "message": TranscriptMessage.eventMessage(text: run.text, timestamp: now),
+                ]
+                if version >= 4 { payload["deltaText"] = .string(piece) }
+                gateway.hub.broadcast("chat", payload: .object(payload), readScoped: true)
+            }) else { return }
+        }
+        if deltaPause > 0 { Thread.sleep(forTimeInterval: deltaPause) }
+        _ = step(run, { seq in
+            run.finished = true
+            let endedAt = WallClock.milliseconds()
+            if mode == .error {
+                let errorMessage = "Error: simulated agent failure"
+                emitAgent(run, seq: seq, stream: "lifecycle",
+                          data: ["phase": "error", "startedAt": JSONValue(startedAt), "endedAt": JSONValue(endedAt),
+                                 "error": .string(errorMessage)])
+                var payload: JSONObject = [
+                    "runId": .string(run.runId), "sessionKey": .string(run.sessionKey), "seq": JSONValue(seq), "state": "error",
+                    "errorMessage": .string(errorMessage),
+                ]
+                if version >= 4 { payload["errorKind"] = "unknown" }
+                // Transcript and idempotency cache first: a client reacting to the event sees them.
+                gateway.history.append(sessionKey: run.sessionKey, message: TranscriptMessage.make(
+                    role: "assistant", text: run.text, timestamp: endedAt, stopReason: "error", errorMessage: errorMessage))
+                gateway.runs.finish(run, outcome: .error(summary: errorMessage))
+                gateway.hub.broadcast("chat", payload: .object(payload), readScoped: true)
+            } else {
+                emitAgent(run, seq: seq, stream: "lifecycle",
+                          data: ["phase": "end", "startedAt": JSONValue(startedAt), "endedAt": JSONValue(endedAt)])
+                let payload: JSONValue = [
+                    "runId": .string(run.runId), "sessionKey": .string(run.sessionKey), "seq": JSONValue(seq), "state": "final",
+                    "stopReason": "stop", "message": TranscriptMessage.eventMessage(text: run.text, timestamp: endedAt),
+                ]
+                gateway.history.append(sessionKey: run.sessionKey, message: TranscriptMessage.make(
+                    role: "assistant", text: run.text, timestamp: endedAt))
+                gateway.runs.finish(run, outcome: .ok)
+                gateway.hub.broadcast("chat", payload: payload, readScoped: true)
+            }
+        })
+    }
+
+    /// Runs `body` with the next per-run seq unless the run was aborted; false means stop.
+    private func step(_ run: ActiveRun, _ body: (Int) -> Void) -> Bool {
+        run.lock.withLock {
+            guard !run.finished else { return false }
+            run.seq += 1
+            body(run.seq)
+            return true
+        }
+    }
+
+    private func emitAgent(_ run: ActiveRun, seq: Int, stream: String, data: JSONValue) {
+        let payload: JSONValue = [
+            "runId": .string(run.runId), "seq": JSONValue(seq), "stream": .string(stream),
+            "ts": JSONValue(WallClock.milliseconds()), "data": data, "sessionKey": .string(run.sessionKey),
+        ]
+        gateway.hub.broadcast("agent", payload: payload, readScoped: true)
+    }
+
+    /// Ends `run` from `chat.abort`: persists the partial text and broadcasts `state:"aborted"`.
+    func abort(_ run: ActiveRun) -> Bool {
+        run.lock.withLock {
+            guard !run.finished else { return false }
+            run.finished = true
+            run.seq += 1
+            let now = WallClock.milliseconds()
+            var payload: JSONObject = [
+                "runId": .string(run.runId), "sessionKey": .string(run.sessionKey), "seq": JSONValue(run.seq), "state": "aborted",
+                "stopReason": "rpc",
+            ]
+            if !run.text.isEmpty { payload["message"] = TranscriptMessage.eventMessage(text: run.text, timestamp: now) }
+            if !run.text.isEmpty {
+                gateway.history.append(sessionKey: run.sessionKey, message: TranscriptMessage.make(
+                    role: "assistant", text: run.text, timestamp: now, stopReason: "aborted"))
+            }
+            gateway.runs.finish(run, outcome: .ok)
+            gateway.hub.broadcast("chat", payload: .object(payload), readScoped: true)
+            return true
+        }
+    }
+}

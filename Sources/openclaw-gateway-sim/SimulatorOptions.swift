@@ -1,0 +1,232 @@
+import OpenClawKit
+
+/// How the scripted agent answers a `chat.send`.
+enum ReplyMode: Sendable, Equatable {
+    /// Streams the user's message back.
+    case echo
+    /// Streams N words of lorem ipsum.
+    case lorem(Int)
+    /// Streams one delta, then ends the run with `state:"error"`.
+    case error
+    /// Streams slowly (a second or more per delta) so tests can abort mid-run.
+    case slow
+}
+
+/// A misbehaviour the simulator can be told to show, for client robustness tests.
+enum Fault: Sendable, Equatable {
+    /// Drops the TCP connection (no close frame) after N outgoing frames.
+    case dropAfter(Int)
+    /// Writes bytes that are not a WebSocket frame right after `hello-ok`.
+    case garbage
+    /// Sends a text frame that is not JSON right after `hello-ok`.
+    case badJSON
+    /// Never sends `tick` (the client's watchdog must notice).
+    case stopTicks
+    /// Sends one message larger than `policy.maxPayload` right after `hello-ok`.
+    case oversize
+    /// Splits every outgoing message into continuation frames (with a ping between them).
+    case fragment
+    /// Pings the client after `hello-ok` and on every tick.
+    case ping
+    /// Sends every message as a binary frame instead of text.
+    case binary
+}
+
+/// Everything the command line configures; parsed once at start-up.
+struct SimulatorOptions: Sendable, Equatable {
+    var host = "127.0.0.1"
+    var port = 18789
+    var protocolVersion = 4
+    var token: String? = nil
+    var password: String? = nil
+    var tickMs = 30_000
+    var tlsCertPath: String? = nil
+    var tlsKeyPath: String? = nil
+    var logPath: String? = nil
+    var requirePairing = false
+    var approvedDeviceIds: [String] = []
+    var reply: ReplyMode = .echo
+    var deltaMs = 5
+    var restartMs: Int? = nil
+    var faults: [Fault] = []
+    var blastCount: Int? = nil
+    var blastBytes = 200
+    var historyFixture: (count: Int, bytes: Int)? = nil
+    var handshakeTimeoutMs: Int? = nil
+    /// `policy.maxBufferedBytes`, also the slow-consumer limit of each outbound queue.
+    var maxBufferedBytes = GatewayVocabulary.maxBufferedBytes
+
+    static func == (a: SimulatorOptions, b: SimulatorOptions) -> Bool {
+        a.host == b.host && a.port == b.port && a.protocolVersion == b.protocolVersion && a.token == b.token
+            && a.password == b.password && a.tickMs == b.tickMs && a.tlsCertPath == b.tlsCertPath
+            && a.tlsKeyPath == b.tlsKeyPath && a.logPath == b.logPath && a.requirePairing == b.requirePairing
+            && a.approvedDeviceIds == b.approvedDeviceIds && a.reply == b.reply && a.deltaMs == b.deltaMs
+            && a.restartMs == b.restartMs && a.faults == b.faults && a.blastCount == b.blastCount
+            && a.blastBytes == b.blastBytes && a.historyFixture?.count == b.historyFixture?.count
+            && a.historyFixture?.bytes == b.historyFixture?.bytes && a.handshakeTimeoutMs == b.handshakeTimeoutMs
+            && a.maxBufferedBytes == b.maxBufferedBytes
+    }
+
+    /// The handshake timer of the real server: 15 s in v4, 10 s in v3, unless overridden.
+    var effectiveHandshakeTimeoutMs: Int { handshakeTimeoutMs ?? (protocolVersion == 3 ? 10_000 : 15_000) }
+
+    /// `token`, `password` or `none`, as `snapshot.authMode` reports it.
+    var authMode: String { token != nil ? "token" : password != nil ? "password" : "none" }
+
+    func has(_ fault: Fault) -> Bool { faults.contains(fault) }
+
+    var dropAfterFrames: Int? {
+        for case .dropAfter(let n) in faults { return n }
+        return nil
+    }
+}
+
+/// A bad command line: one line for people; the process exits 2.
+struct UsageError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+extension SimulatorOptions {
+    static let helpText = """
+        usage: openclaw-gateway-sim [options]
+
+        A faithful OpenClaw Gateway simulator for tests, demos and benchmarks.
+        The first stdout line is `listening on ws://HOST:PORT` (wss with TLS).
+
+          --port N                 port to listen on (0 = any free port; default 18789)
+          --host HOST              address to bind (default 127.0.0.1)
+          --protocol 3|4           protocol generation to speak (default 4)
+          --token TOKEN            require this shared gateway token
+          --password PASSWORD      require this gateway password (instead of a token)
+          --tick-ms MS             tick interval, also hello-ok.policy.tickIntervalMs (default 30000)
+          --tls-cert PATH          PEM certificate: serve wss:// (needs --tls-key)
+          --tls-key PATH           PEM private key for --tls-cert
+          --log FILE               append every frame in and out as NDJSON {"dir","conn","frame"}
+          --require-pairing        behave like a remote gateway: unknown devices need approval
+          --approve DEVICE_ID      pre-approve a device id (repeatable)
+          --reply MODE             echo | lorem:N | error | slow (default echo)
+          --delta-ms MS            pause between streamed deltas (default 5)
+          --restart-ms MS          shutdown.restartExpectedMs on SIGTERM/SIGINT (default null)
+          --handshake-timeout-ms MS  close sockets that do not connect in time (default 15000, v3 10000)
+          --max-buffered-bytes B   policy.maxBufferedBytes and slow-consumer limit (default 52428800)
+          --fault KIND             drop-after:N | garbage | bad-json | stop-ticks | oversize |
+                                   fragment | ping | binary (repeatable)
+          --blast N                after hello-ok, send N pre-encoded chat delta events at full speed
+          --blast-bytes B          approximate size of each blast event (default 200)
+          --history-fixture N:BYTES  preload N messages of BYTES characters into session main
+          -h, --help               show this help
+
+        Slow consumers: each connection has an outbound queue drained by its own writer; when the
+        unsent bytes exceed maxBufferedBytes the queue is dropped and the socket closed with
+        1008 "slow consumer". SIGTERM/SIGINT send `shutdown`, close 1012, exit 0.
+        """
+
+    /// Parses the arguments (without the program name); `nil` means `--help` was asked for.
+    static func parse(_ arguments: [String]) throws(UsageError) -> SimulatorOptions? {
+        var options = SimulatorOptions()
+        var index = 0
+        func value(_ flag: String, inline: String?) throws(UsageError) -> String {
+            if let inline { return inline }
+            index += 1
+            guard index < arguments.count else { throw UsageError("\(flag) needs a value") }
+            return arguments[index]
+        }
+        func integer(_ flag: String, _ text: String, min: Int = 0, max: Int = Int.max) throws(UsageError) -> Int {
+            guard let n = Int(text), n >= min, n <= max else {
+                throw UsageError("\(flag): expected an integer \(min)...\(max == Int.max ? "" : String(max)), got '\(text)'")
+            }
+            return n
+        }
+        while index < arguments.count {
+            let argument = arguments[index]
+            var flag = argument
+            var inline: String? = nil
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                flag = String(argument[..<equals])
+                inline = String(argument[argument.index(after: equals)...])
+            }
+            switch flag {
+            case "-h", "--help": return nil
+            case "--port": options.port = try integer(flag, value(flag, inline: inline), max: 65535)
+            case "--host": options.host = try value(flag, inline: inline)
+            case "--protocol":
+                let text = try value(flag, inline: inline)
+                guard text == "3" || text == "4" else { throw UsageError("--protocol: expected 3 or 4, got '\(text)'") }
+                options.protocolVersion = Int(text) ?? 4
+            case "--token": options.token = try value(flag, inline: inline)
+            case "--password": options.password = try value(flag, inline: inline)
+            case "--tick-ms": options.tickMs = try integer(flag, value(flag, inline: inline), min: 1)
+            case "--tls-cert": options.tlsCertPath = try value(flag, inline: inline)
+            case "--tls-key": options.tlsKeyPath = try value(flag, inline: inline)
+            case "--log": options.logPath = try value(flag, inline: inline)
+            case "--require-pairing": options.requirePairing = true
+            case "--approve":
+                let id = try value(flag, inline: inline)
+                guard id.count == 64, id.utf8.allSatisfy({ Hex.isDigit($0) }) else {
+                    throw UsageError("--approve: expected a 64-hex-digit device id, got '\(id)'")
+                }
+                options.approvedDeviceIds.append(id.lowercased())
+            case "--reply": options.reply = try parseReply(value(flag, inline: inline))
+            case "--delta-ms": options.deltaMs = try integer(flag, value(flag, inline: inline))
+            case "--restart-ms": options.restartMs = try integer(flag, value(flag, inline: inline))
+            case "--handshake-timeout-ms":
+                options.handshakeTimeoutMs = try integer(flag, value(flag, inline: inline), min: 1)
+            case "--max-buffered-bytes":
+                options.maxBufferedBytes = try integer(flag, value(flag, inline: inline), min: 1024)
+            case "--fault": options.faults.append(try parseFault(value(flag, inline: inline)))
+            case "--blast": options.blastCount = try integer(flag, value(flag, inline: inline))
+            case "--blast-bytes": options.blastBytes = try integer(flag, value(flag, inline: inline), min: 1, max: 16 * 1024 * 1024)
+            case "--history-fixture":
+                let text = try value(flag, inline: inline)
+                let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+                guard parts.count == 2, let n = Int(parts[0]), let bytes = Int(parts[1]), n >= 0, bytes >= 1,
+                      bytes <= 1_000_000
+                else { throw UsageError("--history-fixture: expected N:BYTES, got '\(text)'") }
+                options.historyFixture = (n, bytes)
+            default:
+                throw UsageError("unknown option '\(argument)' (see --help)")
+            }
+            index += 1
+        }
+        if (options.tlsCertPath == nil) != (options.tlsKeyPath == nil) {
+            throw UsageError("--tls-cert and --tls-key go together")
+        }
+        if options.token != nil && options.password != nil {
+            throw UsageError("give either --token or --password, not both (the gateway has one auth mode)")
+        }
+        return options
+    }
+
+    static func parseReply(_ text: String) throws(UsageError) -> ReplyMode {
+        switch text {
+        case "echo": return .echo
+        case "error": return .error
+        case "slow": return .slow
+        default:
+            if text.hasPrefix("lorem:"), let n = Int(text.dropFirst(6)), n >= 1, n <= 10_000_000 { return .lorem(n) }
+            throw UsageError("--reply: expected echo, lorem:N, error or slow, got '\(text)'")
+        }
+    }
+
+    static func parseFault(_ text: String) throws(UsageError) -> Fault {
+        switch text {
+        case "garbage": return .garbage
+        case "bad-json": return .badJSON
+        case "stop-ticks": return .stopTicks
+        case "oversize": return .oversize
+        case "fragment": return .fragment
+        case "ping": return .ping
+        case "binary": return .binary
+        default:
+            if text.hasPrefix("drop-after:"), let n = Int(text.dropFirst(11)), n >= 0 { return .dropAfter(n) }
+            throw UsageError("--fault: unknown fault '\(text)' (drop-after:N, garbage, bad-json, stop-ticks, oversize, fragment, ping, binary)")
+        }
+    }
+}
+
+extension Hex {
+    static func isDigit(_ c: UInt8) -> Bool {
+        (c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70)
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+
+/// Runs every ```sh block of the README's "Recipes with jq" section with the real jq
+/// against the simulator: a recipe that breaks fails the build.
+@Suite struct ReadmeRecipeTests {
+    static let readme = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("README.md")
+
+    static var recipes: [String] {
+        guard let text = try? String(contentsOf: readme, encoding: .utf8),
+              let start = text.range(of: "\n## Recipes with jq\n") else { return [] }
+        let section = text[start.upperBound...].components(separatedBy: "\n## ").first ?? ""
+        return section.components(separatedBy: "```sh\n").dropFirst().compactMap { $0.components(separatedBy: "\n```").first }
+    }
+
+    @Test func theReadmeHasRecipes() {
+        #expect(Self.recipes.count >= 6)
+    }
+
+    @Test(arguments: recipes)
+    func recipeRunsWithRealJq(_ recipe: String) throws {
+        let gateway = try GatewayFixture(["--reply", "lorem:6", "--history-fixture", "4:40"])
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/bash")
+        shell.arguments = ["-c", "set -euo pipefail\n" + recipe]
+        var environment = gateway.cli.variables
+        environment["PATH"] = BuiltProducts.directory.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        shell.environment = environment
+        let out = Pipe(), err = Pipe()
+        shell.standardOutput = out
+        shell.standardError = err
+        try shell.run()
+        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        shell.waitUntilExit()
+        #expect(shell.terminationStatus == 0, "\(recipe)\n\(stderr)")
+        #expect(!stdout.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "\(recipe)")
+        #expect(stderr.isEmpty, "\(stderr)")
+        #expect(!stdout.contains("null"), "\(stdout)")
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+import OpenClawKit
+
+/// The simulator's own command line: bad flags, help, TLS.
+@Suite(.serialized) struct SimulatorCommandLineTests {
+    private func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = BuiltProducts.executable("openclaw-gateway-sim")
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    }
+
+    @Test(arguments: [["--bogus"], ["--port"], ["--port", "x"], ["--protocol", "5"], ["--reply", "loud"],
+                      ["--fault", "explode"], ["--tls-cert", "a.pem"], ["--token", "a", "--password", "b"],
+                      ["--history-fixture", "10"], ["--approve", "not-hex"]])
+    func badFlagsExit2WithOneLine(_ arguments: [String]) throws {
+        let result = try run(arguments)
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("openclaw-gateway-sim: "))
+        #expect(result.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test func helpExits0AndListsTheFlags() throws {
+        let result = try run(["--help"])
+        #expect(result.status == 0)
+        for flag in ["--port", "--protocol", "--token", "--tick-ms", "--fault", "--blast", "--history-fixture", "--require-pairing"] {
+            #expect(result.stdout.contains(flag))
+        }
+    }
+
+    @Test func tlsServesWss() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sim-tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cert = directory.appendingPathComponent("cert.pem").path, key = directory.appendingPathComponent("key.pem").path
+        let openssl = Process()
+        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        openssl.arguments = ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                             "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=localhost"]
+        openssl.standardError = Pipe()
+        try openssl.run()
+        openssl.waitUntilExit()
+        try #require(openssl.terminationStatus == 0)
+        let sim = try SimulatorProcess(["--tls-cert", cert, "--tls-key", key])
+        #expect(sim.url.hasPrefix("wss://127.0.0.1:"))
+        // Pin the certificate so the self-signed leaf is accepted.
+        let pem = try String(contentsOfFile: cert, encoding: .utf8)
+        let body = pem.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
+        let der = Base64.decode(body) ?? []
+        guard let url = WebSocketURL(sim.url) else { Issue.record("bad url"); return }
+        let socket = try WebSocketConnection.connect(url: url, tls: TLSClientOptions(serverName: "localhost", pinnedSHA256: Digest.sha256(der)),
+                                                     deadline: .after(seconds: 10))
+        let message = try socket.receive(deadline: .after(seconds: 10))
+        let frame = try JSONValue.parse(message?.bytes ?? [])
+        #expect(frame["event"]?.stringValue == "connect.challenge")
+    }
+}

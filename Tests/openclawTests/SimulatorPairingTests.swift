@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+import OpenClawKit
+
+/// Pairing, device tokens and the scopes a connection ends up with (protocol.md §3.5, §3.6).
+@Suite(.serialized) struct SimulatorPairingTests {
+    @Test func requirePairingRejectsUnknownDeviceV4WithRequestId() throws {
+        let sim = try SimulatorProcess(["--token", "t", "--require-pairing"])
+        let options = try TestGatewayClient.ConnectOptions.device(token: "t")
+        let result = try HandshakeRejection.probe(sim, options)
+        let requestId = result.details?["requestId"]?.stringValue ?? ""
+        #expect(!requestId.isEmpty)
+        #expect(result.error == ["code": "NOT_PAIRED", "message": "pairing required: device is not approved yet",
+                                 "details": ["code": "PAIRING_REQUIRED", "reason": "not-paired", "requestId": .string(requestId),
+                                             "remediationHint": "Approve this device from the pending pairing requests.",
+                                             "deviceId": .string(options.device?.id ?? ""), "requestedRole": "operator",
+                                             "requestedScopes": ["operator.read", "operator.write"]]])
+        #expect(result.code == 1008)
+        #expect(result.reason == "pairing required: device is not approved yet (requestId: \(requestId))")
+        // The same device keeps its pending request.
+        let again = try HandshakeRejection.probe(sim, options)
+        #expect(again.details?["requestId"]?.stringValue == requestId)
+    }
+
+    @Test func requirePairingV3HasShortMessage() throws {
+        let sim = try SimulatorProcess(["--protocol", "3", "--require-pairing"])
+        let result = try HandshakeRejection.probe(sim, try .device())
+        #expect(result.error?["code"]?.stringValue == "NOT_PAIRED")
+        #expect(result.error?["message"]?.stringValue == "pairing required")
+        #expect(result.details?["code"]?.stringValue == "PAIRING_REQUIRED")
+        #expect(result.details?["requestId"]?.stringValue?.isEmpty == false)
+        #expect(result.code == 1008)
+        #expect(result.reason == "pairing required")
+    }
+
+    @Test func approvedDeviceConnectsUnderRequirePairing() throws {
+        let device = try TestDevice()
+        let sim = try SimulatorProcess(["--require-pairing", "--approve", device.id])
+        let client = try TestGatewayClient(sim)
+        var options = TestGatewayClient.ConnectOptions()
+        options.device = device
+        let hello = try client.handshake(options)
+        #expect(hello["auth"]?["deviceToken"]?.stringValue?.isEmpty == false)
+        // A different device is still refused.
+        let other = try HandshakeRejection.probe(sim, try .device())
+        #expect(other.details?["code"]?.stringValue == "PAIRING_REQUIRED")
+    }
+
+    @Test func loopbackDeviceIsAutoApprovedAndGetsADeviceToken() throws {
+        let sim = try SimulatorProcess(["--token", "t"])
+        let client = try TestGatewayClient(sim)
+        let hello = try client.handshake(try .device(token: "t"))
+        let auth = hello["auth"]
+        #expect(auth?.objectValue?.keys == ["deviceToken", "role", "scopes", "issuedAtMs"])
+        #expect(auth?["role"]?.stringValue == "operator")
+        #expect(auth?["scopes"] == ["operator.read", "operator.write"])
+        #expect(auth?["issuedAtMs"]?.int64Value != nil)
+    }
+
+    @Test(arguments: ["token", "deviceToken"]) func deviceTokenCanReplaceTheSharedToken(_ field: String) throws {
+        let device = try TestDevice()
+        let approved = try SimulatorProcess(["--token", "shared", "--require-pairing", "--approve", device.id])
+        var options = TestGatewayClient.ConnectOptions()
+        options.device = device
+        options.token = "shared"
+        let first = try TestGatewayClient(approved)
+        let deviceToken = try first.handshake(options)["auth"]?["deviceToken"]?.stringValue ?? ""
+        #expect(deviceToken.hasPrefix("dt_"))
+        first.close()
+
+        var reuse = TestGatewayClient.ConnectOptions()
+        reuse.device = device
+        if field == "token" { reuse.token = deviceToken } else { reuse.deviceToken = deviceToken }
+        let second = try TestGatewayClient(approved)
+        let hello = try second.handshake(reuse)
+        #expect(hello["auth"]?["deviceToken"]?.stringValue == deviceToken)
+        #expect(hello["auth"]?["scopes"] == ["operator.read", "operator.write"])
+    }
+
+    @Test func wrongExplicitDeviceTokenIsADeviceTokenMismatch() throws {
+        let sim = try SimulatorProcess(["--token", "shared"])
+        var options = try TestGatewayClient.ConnectOptions.device()
+        options.deviceToken = "dt_not-the-one"
+        let result = try HandshakeRejection.probe(sim, options)
+        #expect(result.error == ["code": "INVALID_REQUEST", "message": "unauthorized: device token mismatch (rotate/reissue device token)",
+                                 "details": ["code": "AUTH_DEVICE_TOKEN_MISMATCH", "authReason": "device_token_mismatch",
+                                             "canRetryWithDeviceToken": false, "recommendedNextStep": "update_auth_credentials"]])
+        #expect(result.code == 1008)
+    }
+
+    @Test func deviceTokenDoesNotCoverWiderScopes() throws {
+        let sim = try SimulatorProcess(["--token", "shared"])
+        var options = try TestGatewayClient.ConnectOptions.device(token: "shared", scopes: ["operator.read"])
+        let first = try TestGatewayClient(sim)
+        let token = try first.handshake(options)["auth"]?["deviceToken"]?.stringValue
+        options.token = nil
+        options.deviceToken = token
+        options.scopes = ["operator.admin"]
+        let result = try HandshakeRejection.probe(sim, options)
+        #expect(result.details?["code"]?.stringValue == "AUTH_SCOPE_MISMATCH")
+        #expect(result.code == 1008)
+    }
+
+    @Test func loopbackScopeUpgradeIsAutoApprovedAndWidensTheToken() throws {
+        let sim = try SimulatorProcess()
+        let device = try TestDevice()
+        var options = TestGatewayClient.ConnectOptions()
+        options.device = device
+        options.scopes = ["operator.read"]
+        let first = try TestGatewayClient(sim)
+        let token = try first.handshake(options)["auth"]?["deviceToken"]?.stringValue
+        options.scopes = ["operator.admin"]
+        let second = try TestGatewayClient(sim)
+        let auth = try second.handshake(options)["auth"]
+        #expect(auth?["deviceToken"]?.stringValue == token)
+        #expect(auth?["scopes"] == ["operator.admin"])
+    }
+
+    @Test func cliWithoutDeviceOnLoopbackKeepsItsScopes() throws {
+        let sim = try SimulatorProcess(["--token", "t"])
+        let client = try TestGatewayClient(sim)
+        var options = TestGatewayClient.ConnectOptions()
+        options.token = "t"
+        let hello = try client.handshake(options)
+        #expect(hello["auth"] == ["role": "operator", "scopes": ["operator.read", "operator.write"]])
+        let history = try client.call("chat.history", ["sessionKey": "main"])
+        #expect(history["ok"]?.boolValue == true)
+    }
+
+    @Test func otherClientsWithoutDeviceLoseTheirScopes() throws {
+        let sim = try SimulatorProcess(["--token", "t"])
+        let client = try TestGatewayClient(sim)
+        var options = TestGatewayClient.ConnectOptions()
+        options.token = "t"
+        options.clientId = "test"
+        options.clientMode = "test"
+        let hello = try client.handshake(options)
+        #expect(hello["auth"] == ["role": "operator", "scopes": []])
+        let history = try client.call("chat.history", ["sessionKey": "main"])
+        #expect(history["error"]?["message"]?.stringValue == "missing scope: operator.read")
+    }
+
+    @Test func cliWithoutDeviceLosesScopesWhenRemoteOrV3() throws {
+        for arguments in [["--token", "t", "--require-pairing"], ["--token", "t", "--protocol", "3"]] {
+            let sim = try SimulatorProcess(arguments)
+            let client = try TestGatewayClient(sim)
+            var options = TestGatewayClient.ConnectOptions()
+            options.token = "t"
+            _ = try client.handshake(options)
+            let history = try client.call("chat.history", ["sessionKey": "main"])
+            #expect(history["ok"]?.boolValue == false, "\(arguments)")
+            #expect(history["error"]?["message"]?.stringValue == "missing scope: operator.read")
+        }
+    }
+}

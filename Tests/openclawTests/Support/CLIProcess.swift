@@ -1,0 +1,158 @@
+import Foundation
+import OpenClawKit
+
+/// What one run of the `openclaw` binary produced.
+struct CLIResult {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+
+    var lines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+    /// Every stdout line parsed as JSON (a line that does not parse fails the caller's expectations as .null).
+    var frames: [JSONValue] { lines.map { (try? JSONValue.parse($0)) ?? .null } }
+}
+
+/// A running `openclaw` with stdout and stderr captured in files (so a test can read them
+/// while it runs) and its own throwaway HOME and state directory.
+final class CLIProcess: @unchecked Sendable {
+    let process = Process()
+    let directory: URL
+    private let stdoutURL: URL
+    private let stderrURL: URL
+
+    /// Keeps the write end of a never-read stdout pipe alive (the stalled-reader test).
+    private var unreadPipe: Pipe?
+
+    init(_ arguments: [String], environment: [String: String], stdin: Data? = nil, stdinIsPipe: Bool = false,
+         stdoutIsUnreadPipe: Bool = false) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        stdoutURL = directory.appendingPathComponent("stdout")
+        stderrURL = directory.appendingPathComponent("stderr")
+        FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
+        FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
+        process.executableURL = BuiltProducts.executable("openclaw")
+        process.arguments = arguments
+        process.environment = environment
+        if stdoutIsUnreadPipe {
+            let pipe = Pipe()
+            unreadPipe = pipe
+            process.standardOutput = pipe
+        } else {
+            process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
+        }
+        process.standardError = try FileHandle(forWritingTo: stderrURL)
+        if let stdin {
+            let inputURL = directory.appendingPathComponent("stdin")
+            try stdin.write(to: inputURL)
+            process.standardInput = try FileHandle(forReadingFrom: inputURL)
+        } else if stdinIsPipe {
+            process.standardInput = Pipe()
+        } else {
+            process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+        }
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    var stdout: String { (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "" }
+    var stderr: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
+
+    /// Waits until stdout holds `count` complete lines; false on timeout or exit.
+    func waitForLines(_ count: Int, timeout: Double = 20) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if stdout.filter({ $0 == "\n" }).count >= count { return true }
+            if !process.isRunning { return stdout.filter({ $0 == "\n" }).count >= count }
+            usleep(10_000)
+        }
+        return false
+    }
+
+    /// Waits until stdout contains `text`.
+    func waitForStdout(_ text: String, timeout: Double = 20) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if stdout.contains(text) { return true }
+            usleep(10_000)
+        }
+        return false
+    }
+
+    /// Waits until stderr contains `text`.
+    func waitForStderr(_ text: String, timeout: Double = 20) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if stderr.contains(text) { return true }
+            usleep(10_000)
+        }
+        return false
+    }
+
+    func send(signal: Int32) { kill(process.processIdentifier, signal) }
+
+    /// Waits for exit (killing it after `timeout`) and returns what it produced.
+    func finish(timeout: Double = 60) -> CLIResult {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(5_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        return CLIResult(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+    }
+}
+
+/// A clean environment for the CLI: a private HOME and state directory, no OPENCLAW_* from outside.
+struct CLIEnvironment {
+    let home: URL
+    var variables: [String: String]
+
+    init(url: String? = nil, token: String? = nil) {
+        home = FileManager.default.temporaryDirectory.appendingPathComponent("home-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        variables = [
+            "HOME": home.path,
+            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+            "LANG": "C.UTF-8",
+        ]
+        if let url { variables["OPENCLAW_GATEWAY_URL"] = url }
+        if let token { variables["OPENCLAW_GATEWAY_TOKEN"] = token }
+    }
+
+    var stateDirectory: URL { home.appendingPathComponent(".openclaw") }
+
+    /// Runs `openclaw` to completion.
+    func run(_ arguments: [String], stdin: Data? = nil, timeout: Double = 60) throws -> CLIResult {
+        try CLIProcess(arguments, environment: variables, stdin: stdin).finish(timeout: timeout)
+    }
+
+    func start(_ arguments: [String], stdin: Data? = nil) throws -> CLIProcess {
+        try CLIProcess(arguments, environment: variables, stdin: stdin)
+    }
+}
+
+/// A simulator plus a CLI environment pointed at it with the matching token.
+struct GatewayFixture {
+    static let token = "fixture-token-3f9a"
+    let simulator: SimulatorProcess
+    var cli: CLIEnvironment
+
+    init(_ arguments: [String] = []) throws {
+        simulator = try SimulatorProcess(["--token", Self.token] + arguments)
+        cli = CLIEnvironment(url: simulator.url, token: Self.token)
+    }
+
+    func run(_ arguments: [String], stdin: Data? = nil, timeout: Double = 60) throws -> CLIResult {
+        try cli.run(arguments, stdin: stdin, timeout: timeout)
+    }
+
+    /// The methods the simulator received requests for, in order.
+    func receivedMethods() -> [String] {
+        simulator.logEntries().compactMap { entry in
+            guard entry["dir"]?.stringValue == "in", entry["frame"]?["type"]?.stringValue == "req" else { return nil }
+            return entry["frame"]?["method"]?.stringValue
+        }
+    }
+}
