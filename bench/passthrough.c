@@ -68,14 +68,14 @@ int main(int argc, char **argv) {
     size_t offset = 0;
     for (;;) {
         /* Walk complete frame headers in the buffer. */
-        while (frames < want) {
+        while (frames < want || need > 0) {
             if (need > 0) {
                 size_t take = have - offset < need ? have - offset : need;
                 offset += take; need -= take;
                 if (need > 0) break;
                 continue;
             }
-            if (have - offset < 2) break;
+            if (frames >= want || have - offset < 2) break;
             unsigned char *h = buf + offset;
             size_t len = h[1] & 0x7f, hl = 2;
             if (len == 126) { if (have - offset < 4) break; len = (size_t)h[2] << 8 | h[3]; hl = 4; }

@@ -9,6 +9,12 @@ public struct JSONFrameHeader: Sendable, Equatable {
     public var ok: Bool?
     /// Byte range of the top-level `payload` value in the scanned input, to parse only that part when needed.
     public var payloadRange: Range<Int>?
+    /// `payload.runId`, `payload.sessionKey`, `payload.state` and `payload.seq` when the payload is an
+    /// object holding them with those types: what `watch` filters and checks sequences on.
+    public var runId: String?
+    public var sessionKey: String?
+    public var state: String?
+    public var runSeq: Int64?
 
     public init() {}
 }
@@ -89,7 +95,7 @@ extension JSONReader {
                     header.ok = c == UInt8(ascii: "t")
                 case "payload" where first:
                     let start = i
-                    try skipValue(depth: 1)
+                    if c == UInt8(ascii: "{") { try scanPayload(into: &header) } else { try skipValue(depth: 1) }
                     header.payloadRange = start..<i
                 default:
                     try skipValue(depth: 1)
@@ -110,6 +116,51 @@ extension JSONReader {
         try skipSpace()
         if i < count { throw JSONError("unexpected \(describe(base[i])) after the value", offset: i) }
         return header
+    }
+
+    /// Steps over the payload object at `i` (depth 2), picking out its routing members.
+    private mutating func scanPayload(into header: inout JSONFrameHeader) throws(JSONError) {
+        guard maxDepth >= 2 else { throw JSONError("nesting deeper than \(maxDepth) levels", offset: i) }
+        i += 1
+        try skipSpace()
+        if i < count && base[i] == UInt8(ascii: "}") { i += 1; return }
+        while true {
+            guard i < count else { throw JSONError("unexpected end of input inside object", offset: i) }
+            guard base[i] == UInt8(ascii: "\"") else {
+                throw JSONError("expected a string key, found \(describe(base[i]))", offset: i)
+            }
+            let key = try scanString(quote: UInt8(ascii: "\""))
+            try skipSpace()
+            guard i < count, base[i] == UInt8(ascii: ":") else {
+                if i >= count { throw JSONError("unexpected end of input inside object", offset: i) }
+                throw JSONError("expected ':' after the key, found \(describe(base[i]))", offset: i)
+            }
+            i += 1
+            try skipSpace()
+            guard i < count else { throw JSONError("unexpected end of input, expected a value", offset: i) }
+            let c = base[i]
+            // Compare raw key bytes: escaped keys are never routing keys.
+            let name = key.escaped ? "" : String(decoding: UnsafeBufferPointer(start: base + key.start, count: key.end - key.start), as: UTF8.self)
+            switch name {
+            case "runId" where c == UInt8(ascii: "\"") && header.runId == nil: header.runId = try readString(quote: c)
+            case "sessionKey" where c == UInt8(ascii: "\"") && header.sessionKey == nil: header.sessionKey = try readString(quote: c)
+            case "state" where c == UInt8(ascii: "\"") && header.state == nil: header.state = try readString(quote: c)
+            case "seq" where (c == UInt8(ascii: "-") || isDigit(c)) && header.runSeq == nil:
+                let start = i
+                i = try numberEnd(from: i)
+                header.runSeq = Int64(String(decoding: UnsafeBufferPointer(start: base + start, count: i - start), as: UTF8.self))
+            default:
+                try skipValue(depth: 2)
+            }
+            try skipSpace()
+            guard i < count else { throw JSONError("unexpected end of input inside object", offset: i) }
+            if base[i] == UInt8(ascii: "}") { i += 1; return }
+            guard base[i] == UInt8(ascii: ",") else {
+                throw JSONError("expected ',' or '}', found \(describe(base[i]))", offset: i)
+            }
+            i += 1
+            try skipSpace()
+        }
     }
 
     /// Validates and steps over one strict JSON value at `i` that sits inside `depth` open containers,

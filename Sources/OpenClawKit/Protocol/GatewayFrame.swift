@@ -1,6 +1,9 @@
-/// One frame received from the gateway: the bytes exactly as they arrived, the parsed
-/// value, and what kind of frame it is.
-public struct GatewayFrame: Sendable {
+import Glibc
+
+/// One frame received from the gateway: the bytes exactly as they arrived, what kind of
+/// frame it is, and its routing fields. The full JSON tree is built only when asked for,
+/// so `watch` validates, filters and prints a frame without allocating one.
+public final class GatewayFrame {
     public enum Kind: Sendable, Equatable {
         case request(id: String, method: String)
         case response(id: String, ok: Bool)
@@ -9,39 +12,53 @@ public struct GatewayFrame: Sendable {
 
     /// The message as received; printed as is when it is a single line.
     public let raw: [UInt8]
-    public let value: JSONValue
     public let kind: Kind
+    /// Top-level and payload routing fields, read while validating.
+    public let header: JSONFrameHeader
+
+    /// The parsed frame (built on first use).
+    public private(set) lazy var value: JSONValue = (try? JSONValue.parse(raw)) ?? .null
 
     public init(message: [UInt8]) throws(ProtocolError) {
-        let value: JSONValue
-        do { value = try JSONValue.parse(message) } catch {
+        let header: JSONFrameHeader
+        do { header = try JSONEventScanner.scan(message) } catch {
             throw ProtocolError("malformed frame from the gateway: \(error)")
         }
-        try self.init(raw: message, value: value)
+        self.raw = message
+        self.header = header
+        self.kind = try Self.kind(of: header)
     }
 
-    public init(raw: [UInt8], value: JSONValue) throws(ProtocolError) {
-        guard case .object(let object) = value else { throw ProtocolError("frame from the gateway is not a JSON object") }
-        guard let type = object["type"]?.stringValue else { throw ProtocolError("frame from the gateway has no \"type\"") }
+    public init(value: JSONValue) throws(ProtocolError) {
+        var bytes = [UInt8]()
+        value.write(to: &bytes)
+        do { header = try JSONEventScanner.scan(bytes) } catch {
+            throw ProtocolError("frame from the gateway is not a JSON object")
+        }
+        raw = bytes
+        kind = try Self.kind(of: header)
+        self.value = value
+    }
+
+    private static func kind(of header: JSONFrameHeader) throws(ProtocolError) -> Kind {
+        guard let type = header.type else { throw ProtocolError("frame from the gateway has no \"type\"") }
         switch type {
         case "res":
-            guard let id = object["id"]?.stringValue, let ok = object["ok"]?.boolValue else {
+            guard let id = header.id, let ok = header.ok else {
                 throw ProtocolError("res frame without a string \"id\" and a boolean \"ok\"")
             }
-            kind = .response(id: id, ok: ok)
+            return .response(id: id, ok: ok)
         case "event":
-            guard let name = object["event"]?.stringValue else { throw ProtocolError("event frame without an \"event\" name") }
-            kind = .event(name: name, seq: object["seq"]?.int64Value)
+            guard let name = header.event else { throw ProtocolError("event frame without an \"event\" name") }
+            return .event(name: name, seq: header.seq)
         case "req":
-            guard let id = object["id"]?.stringValue, let method = object["method"]?.stringValue else {
+            guard let id = header.id, let method = header.method else {
                 throw ProtocolError("req frame without \"id\" and \"method\"")
             }
-            kind = .request(id: id, method: method)
+            return .request(id: id, method: method)
         default:
             throw ProtocolError("unknown frame type \"\(type.prefix(40))\"")
         }
-        self.raw = raw
-        self.value = value
     }
 
     public var payload: JSONValue? { value["payload"] }
@@ -64,7 +81,11 @@ public struct GatewayFrame: Sendable {
     /// The frame as one line of NDJSON: the received bytes when they hold no line break,
     /// else the same value printed compactly (key order and number text survive either way).
     public var line: [UInt8] {
-        if !raw.contains(0x0A) && !raw.contains(0x0D) { return raw }
+        let hasLineBreak = raw.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return false }
+            return memchr(base, 0x0A, buffer.count) != nil || memchr(base, 0x0D, buffer.count) != nil
+        }
+        if !hasLineBreak { return raw }
         var out = [UInt8]()
         value.write(to: &out)
         return out

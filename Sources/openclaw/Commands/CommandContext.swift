@@ -1,3 +1,4 @@
+import Glibc
 import OpenClawKit
 
 /// What every command gets: the parsed invocation, output mode, and how to reach the gateway.
@@ -66,23 +67,10 @@ enum SecretFilter {
     }
 
     static func mayContainSecret(_ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBufferPointer { buffer in
-            markers.contains { marker in contains(buffer, marker) }
-        }
-    }
-
-    private static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
-        guard haystack.count >= needle.count, let first = needle.first else { return false }
-        var i = 0
-        let last = haystack.count - needle.count
-        while i <= last {
-            if haystack[i] == first {
-                var j = 1
-                while j < needle.count && haystack[i + j] == needle[j] { j += 1 }
-                if j == needle.count { return true }
+        bytes.withUnsafeBytes { buffer in
+            markers.contains { marker in
+                marker.withUnsafeBytes { ByteSearch.contains(buffer, $0) }
             }
-            i += 1
         }
-        return false
     }
 }

@@ -30,7 +30,7 @@ struct WatchFilter {
         run = invocation.string("run")
     }
 
-    func accepts(_ name: String, payload: JSONValue?, hello: HelloOk) -> Bool {
+    func accepts(_ name: String, header: JSONFrameHeader, hello: HelloOk) -> Bool {
         if let names {
             if !names.isEmpty && !names.contains(name) { return false }
         } else if name == "tick" {
@@ -38,9 +38,9 @@ struct WatchFilter {
         }
         if session != nil || run != nil {
             guard name == "chat" || name == "agent" else { return false }
-            if let run, payload?["runId"]?.stringValue != run { return false }
+            if let run, header.runId != run { return false }
             if let session {
-                guard let key = payload?["sessionKey"]?.stringValue,
+                guard let key = header.sessionKey,
                       SessionKey.same(key, session, mainSessionKey: hello.mainSessionKey, mainKey: hello.mainKey)
                 else { return false }
             }
@@ -149,20 +149,19 @@ struct Watcher {
                 if let seq, hello.protocolVersion >= 4, let expected = outer.record(seq) {
                     reportGap(expected: expected, received: seq, runID: nil)
                 }
-                let payload = frame.payload
-                if name == "chat" || name == "agent", let runID = payload?["runId"]?.stringValue,
-                   let runSeq = payload?["seq"]?.int64Value, runSeq > 0 {
+                let header = frame.header
+                if name == "chat" || name == "agent", let runID = header.runId, let runSeq = header.runSeq, runSeq > 0 {
                     if runs.count >= Self.maxTrackedRuns && runs[runID] == nil { runs.removeAll() }
                     if let expected = runs[runID, default: SequenceTracker()].record(runSeq) {
                         reportGap(expected: expected, received: runSeq, runID: runID)
                     }
                 }
-                let ended = name == "chat" && ["final", "aborted", "error"].contains(payload?["state"]?.stringValue ?? "")
-                if ended, let runID = payload?["runId"]?.stringValue { runs[runID] = nil }
+                let ended = name == "chat" && ["final", "aborted", "error"].contains(header.state ?? "")
+                if ended, let runID = header.runId { runs[runID] = nil }
                 if name == "shutdown" {
-                    restartDelay = payload?["restartExpectedMs"]?.doubleValue.map { max(0, $0) / 1000 }
+                    restartDelay = frame.payload?["restartExpectedMs"]?.doubleValue.map { max(0, $0) / 1000 }
                 }
-                guard filter.accepts(name, payload: payload, hello: hello) else { continue }
+                guard filter.accepts(name, header: header, hello: hello) else { continue }
                 emit(frame, name: name)
                 printed += 1
                 if let count, printed >= count { try finish() }
