@@ -85,3 +85,36 @@ import Testing
         #expect((try? JSONValue.parse(exact)) != nil)
     }
 }
+
+@Suite struct JSONEventScannerPayloadTests {
+    @Test func readsThePayloadRoutingFields() throws {
+        let frame = #"{"type":"event","event":"chat","payload":{"runId":"r1","sessionKey":"main","seq":7,"state":"delta","message":{"seq":99,"state":"x"}},"seq":42}"#
+        let header = try JSONEventScanner.scan(Array(frame.utf8))
+        #expect(header.runId == "r1" && header.sessionKey == "main" && header.state == "delta")
+        #expect(header.runSeq == 7)
+        #expect(header.seq == 42)
+    }
+
+    @Test func escapedKeysAndWrongTypesBehaveLikeTheFullParser() throws {
+        let frame = #"{"typ\u0065":"event","event":"agent","payload":{"run\u0049d":"r2","seq":"7","state":3,"sessionKey":null}}"#
+        let header = try JSONEventScanner.scan(Array(frame.utf8))
+        let value = try JSONValue.parse(frame)
+        #expect(header.type == value["type"]?.stringValue)
+        #expect(header.runId == value["payload"]?["runId"]?.stringValue)
+        #expect(header.runSeq == nil && header.state == nil && header.sessionKey == nil)
+    }
+
+    @Test func aNonObjectPayloadHasNoRoutingFields() throws {
+        let header = try JSONEventScanner.scan(Array(#"{"type":"event","event":"x","payload":[{"runId":"r"}]}"#.utf8))
+        #expect(header.runId == nil && header.payloadRange != nil)
+    }
+
+    @Test func malformedPayloadsFailAtTheSameOffsetAsTheParser() {
+        for text in [#"{"type":"event","payload":{"runId":"r","seq":01}}"#, #"{"payload":{"a":1,}}"#, #"{"payload":{"runId":"\u12"}}"#] {
+            var scanOffset = -1, parseOffset = -2
+            do { _ = try JSONEventScanner.scan(Array(text.utf8)) } catch { scanOffset = error.offset }
+            do { _ = try JSONValue.parse(text) } catch { parseOffset = error.offset }
+            #expect(scanOffset == parseOffset, "\(text)")
+        }
+    }
+}

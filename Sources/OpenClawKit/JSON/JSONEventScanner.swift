@@ -1,3 +1,5 @@
+import Glibc
+
 /// The routing fields of a gateway frame (`{"type":…,"event":…,"seq":…}`), read without building a tree.
 public struct JSONFrameHeader: Sendable, Equatable {
     public var type: String?
@@ -58,7 +60,8 @@ extension JSONReader {
                 guard base[i] == UInt8(ascii: "\"") else {
                     throw JSONError("expected a string key, found \(describe(base[i]))", offset: i)
                 }
-                let key = try readString(quote: UInt8(ascii: "\""))
+                let scanned = try scanString(quote: UInt8(ascii: "\""))
+                let key = routingKey(scanned)  // after the scan: it reads `scratch`
                 try skipSpace()
                 guard i < count, base[i] == UInt8(ascii: ":") else {
                     if i >= count { throw JSONError("unexpected end of input inside object", offset: i) }
@@ -69,31 +72,31 @@ extension JSONReader {
                 guard i < count else { throw JSONError("unexpected end of input, expected a value", offset: i) }
                 let field: UInt8
                 switch key {
-                case "type": field = 1
-                case "event": field = 2
-                case "id": field = 4
-                case "method": field = 8
-                case "seq": field = 16
-                case "ok": field = 32
-                case "payload": field = 64
+                case .type: field = 1
+                case .event: field = 2
+                case .id: field = 4
+                case .method: field = 8
+                case .seq: field = 16
+                case .ok: field = 32
+                case .payload: field = 64
                 default: field = 0
                 }
                 let first = field != 0 && seenFields & field == 0
                 seenFields |= field
                 let c = base[i]
                 switch key {
-                case "type" where first && c == UInt8(ascii: "\""): header.type = try readString(quote: c)
-                case "event" where first && c == UInt8(ascii: "\""): header.event = try readString(quote: c)
-                case "id" where first && c == UInt8(ascii: "\""): header.id = try readString(quote: c)
-                case "method" where first && c == UInt8(ascii: "\""): header.method = try readString(quote: c)
-                case "seq" where first && (c == UInt8(ascii: "-") || isDigit(c)):
+                case .type where first && c == UInt8(ascii: "\""): header.type = try readString(quote: c)
+                case .event where first && c == UInt8(ascii: "\""): header.event = try readString(quote: c)
+                case .id where first && c == UInt8(ascii: "\""): header.id = try readString(quote: c)
+                case .method where first && c == UInt8(ascii: "\""): header.method = try readString(quote: c)
+                case .seq where first && (c == UInt8(ascii: "-") || isDigit(c)):
                     let start = i
                     i = try numberEnd(from: i)
                     header.seq = Int64(String(decoding: UnsafeBufferPointer(start: base + start, count: i - start), as: UTF8.self))
-                case "ok" where first && (c == UInt8(ascii: "t") || c == UInt8(ascii: "f")):
+                case .ok where first && (c == UInt8(ascii: "t") || c == UInt8(ascii: "f")):
                     try expectLiteral(c == UInt8(ascii: "t") ? "true" : "false")
                     header.ok = c == UInt8(ascii: "t")
-                case "payload" where first:
+                case .payload where first:
                     let start = i
                     if c == UInt8(ascii: "{") { try scanPayload(into: &header) } else { try skipValue(depth: 1) }
                     header.payloadRange = start..<i
@@ -118,6 +121,30 @@ extension JSONReader {
         return header
     }
 
+    /// The member names the scanner routes on, recognised from the key's bytes without making a String.
+    enum RoutingKey { case type, event, id, method, seq, ok, payload, runId, sessionKey, state, other }
+
+    func routingKey(_ key: (start: Int, end: Int, escaped: Bool)) -> RoutingKey {
+        if key.escaped { return scratch.withUnsafeBufferPointer { Self.routingKey($0) } }
+        return Self.routingKey(UnsafeBufferPointer(start: base + key.start, count: key.end - key.start))
+    }
+
+    static func routingKey(_ bytes: UnsafeBufferPointer<UInt8>) -> RoutingKey {
+        func equals(_ name: StaticString) -> Bool {
+            bytes.count == name.utf8CodeUnitCount && memcmp(bytes.baseAddress!, name.utf8Start, bytes.count) == 0
+        }
+        switch bytes.count {
+        case 2: return equals("id") ? .id : equals("ok") ? .ok : .other
+        case 3: return equals("seq") ? .seq : .other
+        case 4: return equals("type") ? .type : .other
+        case 5: return equals("event") ? .event : equals("runId") ? .runId : equals("state") ? .state : .other
+        case 6: return equals("method") ? .method : .other
+        case 7: return equals("payload") ? .payload : .other
+        case 10: return equals("sessionKey") ? .sessionKey : .other
+        default: return .other
+        }
+    }
+
     /// Steps over the payload object at `i` (depth 2), picking out its routing members.
     private mutating func scanPayload(into header: inout JSONFrameHeader) throws(JSONError) {
         guard maxDepth >= 2 else { throw JSONError("nesting deeper than \(maxDepth) levels", offset: i) }
@@ -129,7 +156,8 @@ extension JSONReader {
             guard base[i] == UInt8(ascii: "\"") else {
                 throw JSONError("expected a string key, found \(describe(base[i]))", offset: i)
             }
-            let key = try scanString(quote: UInt8(ascii: "\""))
+            let scanned = try scanString(quote: UInt8(ascii: "\""))
+                let key = routingKey(scanned)  // after the scan: it reads `scratch`
             try skipSpace()
             guard i < count, base[i] == UInt8(ascii: ":") else {
                 if i >= count { throw JSONError("unexpected end of input inside object", offset: i) }
@@ -139,13 +167,11 @@ extension JSONReader {
             try skipSpace()
             guard i < count else { throw JSONError("unexpected end of input, expected a value", offset: i) }
             let c = base[i]
-            // Compare raw key bytes: escaped keys are never routing keys.
-            let name = key.escaped ? "" : String(decoding: UnsafeBufferPointer(start: base + key.start, count: key.end - key.start), as: UTF8.self)
-            switch name {
-            case "runId" where c == UInt8(ascii: "\"") && header.runId == nil: header.runId = try readString(quote: c)
-            case "sessionKey" where c == UInt8(ascii: "\"") && header.sessionKey == nil: header.sessionKey = try readString(quote: c)
-            case "state" where c == UInt8(ascii: "\"") && header.state == nil: header.state = try readString(quote: c)
-            case "seq" where (c == UInt8(ascii: "-") || isDigit(c)) && header.runSeq == nil:
+            switch key {
+            case .runId where c == UInt8(ascii: "\"") && header.runId == nil: header.runId = try readString(quote: c)
+            case .sessionKey where c == UInt8(ascii: "\"") && header.sessionKey == nil: header.sessionKey = try readString(quote: c)
+            case .state where c == UInt8(ascii: "\"") && header.state == nil: header.state = try readString(quote: c)
+            case .seq where (c == UInt8(ascii: "-") || isDigit(c)) && header.runSeq == nil:
                 let start = i
                 i = try numberEnd(from: i)
                 header.runSeq = Int64(String(decoding: UnsafeBufferPointer(start: base + start, count: i - start), as: UTF8.self))

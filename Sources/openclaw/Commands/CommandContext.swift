@@ -57,7 +57,10 @@ func formatTimeout(_ seconds: Double) -> String {
 
 /// Guards stdout against secrets in gateway frames at a cost of one byte scan per frame.
 enum SecretFilter {
-    private static let markers: [[UInt8]] = ["oken\"", "assword\"", "ecret\"", "rivateKey"].map { Array($0.utf8) }
+    /// Endings of secret member names, each with the index of its rarest byte to scan for.
+    private static let markers: [(bytes: [UInt8], anchor: Int)] = [
+        (Array("oken\"".utf8), 1), (Array("assword\"".utf8), 3), (Array("ecret\"".utf8), 1), (Array("rivateKey".utf8), 6),
+    ]
 
     static func line(for frame: GatewayFrame) -> [UInt8] {
         guard mayContainSecret(frame.raw), Redaction.containsSecret(frame.value) else { return frame.line }
@@ -69,7 +72,7 @@ enum SecretFilter {
     static func mayContainSecret(_ bytes: [UInt8]) -> Bool {
         bytes.withUnsafeBytes { buffer in
             markers.contains { marker in
-                marker.withUnsafeBytes { ByteSearch.contains(buffer, $0) }
+                marker.bytes.withUnsafeBytes { ByteSearch.contains(buffer, $0, anchor: marker.anchor) }
             }
         }
     }
