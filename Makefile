@@ -14,12 +14,14 @@ help:
 	@echo "make demo      start the bundled simulator, send a message, print the history"
 	@echo "make bench     release build, then one-shot latency, watch throughput and peak RSS"
 	@echo "make install   install binary, man page and completions under \$$(DESTDIR)\$$(PREFIX)"
+	@echo "make uninstall remove what make install installed"
+	@echo "make completions / make man  regenerate completions/ and man/ from the command table"
 
 build:
 	$(SWIFT) build
 
 release:
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release --static-swift-stdlib
 
 test:
 	$(SWIFT) build --build-tests

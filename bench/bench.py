@@ -61,7 +61,7 @@ def ms(seconds):
 def main():
     for path in (OPENCLAW, SIM):
         if not os.access(path, os.X_OK):
-            sys.exit(f"bench: {path} is missing; run `swift build -c release` first")
+            sys.exit(f"bench: {path} is missing; run `make release` first")
     state = tempfile.mkdtemp(prefix="openclaw-bench-")
     env = {"HOME": state, "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "OPENCLAW_STATE_DIR": state,
            "OPENCLAW_GATEWAY_TOKEN": TOKEN, "LANG": "C.UTF-8"}
