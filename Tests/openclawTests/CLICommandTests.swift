@@ -151,6 +151,22 @@ import OpenClawKit
         #expect(fromStdin.status == 0, "\(fromStdin.stderr)")
     }
 
+    @Test func callExpectFinalWaitsPastTheAcceptedAck() throws {
+        let gateway = try GatewayFixture(["--reply", "lorem:3"])
+        let params = #"{"message":"hi","idempotencyKey":"agent-run-1"}"#
+        let ack = try gateway.run(["call", "agent", params])
+        #expect(ack.status == 0, "\(ack.stderr)")
+        #expect(ack.frames.count == 1 && ack.frames[0]["payload"]?["status"]?.stringValue == "accepted")
+        let final = try gateway.run(["call", "agent", #"{"message":"hi","idempotencyKey":"agent-run-2"}"#, "--expect-final", "--raw"])
+        #expect(final.status == 0, "\(final.stderr)")
+        let responses = final.frames.filter { $0["type"]?.stringValue == "res" }
+        // hello-ok, the accepted ack (shown by --raw), then the final answer last.
+        #expect(responses.count == 3)
+        #expect(responses[1]["payload"]?["status"]?.stringValue == "accepted")
+        #expect(final.frames.last?["payload"]?["status"]?.stringValue == "ok")
+        #expect(final.frames.last?["id"] == responses[1]["id"])
+    }
+
     @Test func callBatchPipelinesAThousandRequestsOverOneConnection() throws {
         let gateway = try GatewayFixture()
         var input = ""
