@@ -56,20 +56,7 @@ extension JSONReader {
         } else {
             var seenFields: UInt8 = 0  // one bit per routing field already read
             while true {
-                guard i < count else { throw JSONError("unexpected end of input inside object", offset: i) }
-                guard base[i] == UInt8(ascii: "\"") else {
-                    throw JSONError("expected a string key, found \(describe(base[i]))", offset: i)
-                }
-                let scanned = try scanString(quote: UInt8(ascii: "\""))
-                let key = routingKey(scanned)  // after the scan: it reads `scratch`
-                try skipSpace()
-                guard i < count, base[i] == UInt8(ascii: ":") else {
-                    if i >= count { throw JSONError("unexpected end of input inside object", offset: i) }
-                    throw JSONError("expected ':' after the key, found \(describe(base[i]))", offset: i)
-                }
-                i += 1
-                try skipSpace()
-                guard i < count else { throw JSONError("unexpected end of input, expected a value", offset: i) }
+                let key = try readMemberKey()
                 let field: UInt8
                 switch key {
                 case .type: field = 1
@@ -145,6 +132,25 @@ extension JSONReader {
         }
     }
 
+    /// Reads `"key" :` and the space after it, leaving `i` on the member's value.
+    private mutating func readMemberKey() throws(JSONError) -> RoutingKey {
+        guard i < count else { throw JSONError("unexpected end of input inside object", offset: i) }
+        guard base[i] == UInt8(ascii: "\"") else {
+            throw JSONError("expected a string key, found \(describe(base[i]))", offset: i)
+        }
+        let scanned = try scanString(quote: UInt8(ascii: "\""))
+        let key = routingKey(scanned)  // after the scan: it reads `scratch`
+        try skipSpace()
+        guard i < count, base[i] == UInt8(ascii: ":") else {
+            if i >= count { throw JSONError("unexpected end of input inside object", offset: i) }
+            throw JSONError("expected ':' after the key, found \(describe(base[i]))", offset: i)
+        }
+        i += 1
+        try skipSpace()
+        guard i < count else { throw JSONError("unexpected end of input, expected a value", offset: i) }
+        return key
+    }
+
     /// Steps over the payload object at `i` (depth 2), picking out its routing members.
     private mutating func scanPayload(into header: inout JSONFrameHeader) throws(JSONError) {
         guard maxDepth >= 2 else { throw JSONError("nesting deeper than \(maxDepth) levels", offset: i) }
@@ -152,20 +158,7 @@ extension JSONReader {
         try skipSpace()
         if i < count && base[i] == UInt8(ascii: "}") { i += 1; return }
         while true {
-            guard i < count else { throw JSONError("unexpected end of input inside object", offset: i) }
-            guard base[i] == UInt8(ascii: "\"") else {
-                throw JSONError("expected a string key, found \(describe(base[i]))", offset: i)
-            }
-            let scanned = try scanString(quote: UInt8(ascii: "\""))
-                let key = routingKey(scanned)  // after the scan: it reads `scratch`
-            try skipSpace()
-            guard i < count, base[i] == UInt8(ascii: ":") else {
-                if i >= count { throw JSONError("unexpected end of input inside object", offset: i) }
-                throw JSONError("expected ':' after the key, found \(describe(base[i]))", offset: i)
-            }
-            i += 1
-            try skipSpace()
-            guard i < count else { throw JSONError("unexpected end of input, expected a value", offset: i) }
+            let key = try readMemberKey()
             let c = base[i]
             switch key {
             case .runId where c == UInt8(ascii: "\"") && header.runId == nil: header.runId = try readString(quote: c)

@@ -64,30 +64,25 @@ final class CLIProcess: @unchecked Sendable {
 
     /// Waits until stdout holds `count` complete lines; false on timeout or exit.
     func waitForLines(_ count: Int, timeout: Double = 20) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if stdout.filter({ $0 == "\n" }).count >= count { return true }
-            if !process.isRunning { return stdout.filter({ $0 == "\n" }).count >= count }
-            usleep(10_000)
-        }
-        return false
+        wait(timeout: timeout) { $0.stdout.filter({ $0 == "\n" }).count >= count }
     }
 
     /// Waits until stdout contains `text`.
     func waitForStdout(_ text: String, timeout: Double = 20) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if stdout.contains(text) { return true }
-            usleep(10_000)
-        }
-        return false
+        wait(timeout: timeout) { $0.stdout.contains(text) }
     }
 
     /// Waits until stderr contains `text`.
     func waitForStderr(_ text: String, timeout: Double = 20) -> Bool {
+        wait(timeout: timeout) { $0.stderr.contains(text) }
+    }
+
+    /// Polls `condition` until it holds, the process exits (one last look), or `timeout` passes.
+    private func wait(timeout: Double, until condition: (CLIProcess) -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            if stderr.contains(text) { return true }
+            if condition(self) { return true }
+            if !process.isRunning { return condition(self) }
             usleep(10_000)
         }
         return false
