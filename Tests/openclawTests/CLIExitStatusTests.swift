@@ -37,6 +37,15 @@ import OpenClawKit
         }
     }
 
+    @Test func status2ForARequestOverTheGatewaysMaxPayload() throws {
+        let gateway = try GatewayFixture()
+        let message = Data(repeating: UInt8(ascii: "a"), count: 25 * 1024 * 1024)
+        let result = try gateway.run(["send", "-"], stdin: message)
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("policy.maxPayload"))
+        #expect(!gateway.receivedMethods().contains("chat.send"))
+    }
+
     @Test func status2WhenSendRunsInsideAnExecTool() throws {
         let gateway = try GatewayFixture()
         var cli = gateway.cli

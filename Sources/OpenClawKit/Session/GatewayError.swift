@@ -13,10 +13,13 @@ public enum GatewayError: Error, Sendable, CustomStringConvertible {
     case protocolError(String)
     /// The gateway is starting or asked us to come back later (exit 3, retryable).
     case unavailable(String, retryAfterMs: Int64?)
+    /// A request the gateway would refuse before reading it, e.g. larger than `policy.maxPayload` (exit 2).
+    case invalidRequest(String)
 
     public var description: String {
         switch self {
-        case .cannotConnect(let m), .authenticationFailed(let m, _), .timedOut(let m), .protocolError(let m):
+        case .cannotConnect(let m), .authenticationFailed(let m, _), .timedOut(let m), .protocolError(let m),
+             .invalidRequest(let m):
             return m
         case .connectionLost(let m, _), .unavailable(let m, _):
             return m
@@ -27,7 +30,7 @@ public enum GatewayError: Error, Sendable, CustomStringConvertible {
     public var isRetryable: Bool {
         switch self {
         case .cannotConnect, .connectionLost, .timedOut, .unavailable: return true
-        case .authenticationFailed, .protocolError: return false
+        case .authenticationFailed, .protocolError, .invalidRequest: return false
         }
     }
 }

@@ -50,7 +50,7 @@ public final class GatewaySession {
         nextRequestNumber += 1
         var frame: JSONObject = ["type": "req", "id": .string(id), "method": .string(method)]
         if let params { frame["params"] = params }
-        try Self.write(.object(frame), to: socket, tracer: tracer, deadline: deadline)
+        try Self.write(.object(frame), to: socket, tracer: tracer, deadline: deadline, limit: hello.maxPayload)
         return id
     }
 
@@ -70,11 +70,17 @@ public final class GatewaySession {
 
     // MARK: - Frame I/O shared with the handshake
 
+    /// Sends one frame; `limit` is the gateway's `policy.maxPayload` once known (it would close
+    /// the connection on a larger message, so say so here instead).
     static func write(_ frame: JSONValue, to socket: WebSocketConnection,
-                      tracer: (@Sendable (TraceDirection, JSONValue) -> Void)?, deadline: Deadline) throws(GatewayError) {
-        tracer?(.send, Redaction.redact(frame))
+                      tracer: (@Sendable (TraceDirection, JSONValue) -> Void)?, deadline: Deadline,
+                      limit: Int = .max) throws(GatewayError) {
         var bytes = [UInt8]()
         frame.write(to: &bytes)
+        guard bytes.count <= limit else {
+            throw .invalidRequest("the request is \(bytes.count) bytes; the gateway accepts at most \(limit) (policy.maxPayload)")
+        }
+        tracer?(.send, Redaction.redact(frame))
         do { try socket.send(text: bytes, deadline: deadline) } catch { throw map(error) }
     }
 

@@ -67,7 +67,6 @@ struct Handshake {
         guard let nonce = frame.payload?["nonce"]?.stringValue, !nonce.isEmpty else {
             throw .protocolError("connect.challenge without a nonce")
         }
-        _ = nonce
         return frame
     }
 

@@ -18,6 +18,7 @@ enum ExitStatus: Int32 {
         case .authenticationFailed: self = .authentication
         case .timedOut: self = .timeout
         case .protocolError: self = .protocolError
+        case .invalidRequest: self = .usage
         }
     }
 
