@@ -56,7 +56,9 @@ func formatTimeout(_ seconds: Double) -> String {
 
 /// Guards stdout against secrets in gateway frames at a cost of one byte scan per frame.
 enum SecretFilter {
-    private static let markers: [[UInt8]] = ["oken\"", "assword\"", "ecret\"", "rivateKey"].map { Array($0.utf8) }
+    /// Lower-case ASCII pieces of every name `Redaction.isSecretKey` accepts, matched case-insensitively;
+    /// a `\u` escape could spell any of them, so it sends the frame to the exact check too.
+    private static let markers: [[UInt8]] = ["oken\"", "assword", "ecret", "rivatekey", "apikey\"", "\\u"].map { Array($0.utf8) }
 
     static func line(for frame: GatewayFrame) -> [UInt8] {
         guard mayContainSecret(frame.raw), Redaction.containsSecret(frame.value) else { return frame.line }
@@ -71,14 +73,19 @@ enum SecretFilter {
         }
     }
 
+    /// ASCII letters fold to lower case; `needle` is lower case already.
+    @inline(__always) private static func fold(_ byte: UInt8) -> UInt8 {
+        byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+    }
+
     private static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
         guard haystack.count >= needle.count, let first = needle.first else { return false }
         var i = 0
         let last = haystack.count - needle.count
         while i <= last {
-            if haystack[i] == first {
+            if fold(haystack[i]) == first {
                 var j = 1
-                while j < needle.count && haystack[i + j] == needle[j] { j += 1 }
+                while j < needle.count && fold(haystack[i + j]) == needle[j] { j += 1 }
                 if j == needle.count { return true }
             }
             i += 1
