@@ -5,7 +5,7 @@ DESTDIR ?=
 DEBUG_BIN := .build/debug
 RELEASE_BIN := .build/release
 
-.PHONY: help build release test demo bench install uninstall completions man clean
+.PHONY: help build release test demo bench install uninstall completions man clean fuzz
 
 help:
 	@echo "make build     debug build of openclaw and openclaw-gateway-sim"
@@ -63,6 +63,11 @@ install: release
 
 uninstall:
 	rm -f $(INSTALLED)
+
+# libFuzzer harnesses (fuzz/README.md): build into fuzz/bin, run each target for FUZZ_SECONDS.
+FUZZ_SECONDS ?= 60
+fuzz:
+	FUZZ_SECONDS=$(FUZZ_SECONDS) fuzz/fuzz.sh all
 
 clean:
 	rm -rf .build

@@ -43,9 +43,11 @@ public enum Redaction {
         }
     }
 
+    /// ASCII case folding only, so a byte scan (the CLI's `SecretFilter`) can find every such key.
     static func isSecretKey(_ key: String) -> Bool {
         if secretKeys.contains(key) { return true }
-        let lower = key.lowercased()
+        let lower = String(decoding: key.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
         return lower.hasSuffix("token") || lower.contains("password") || lower.contains("secret")
+            || lower.contains("privatekey") || lower.hasSuffix("apikey")
     }
 }

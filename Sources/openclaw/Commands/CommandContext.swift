@@ -57,9 +57,12 @@ func formatTimeout(_ seconds: Double) -> String {
 
 /// Guards stdout against secrets in gateway frames at a cost of one byte scan per frame.
 enum SecretFilter {
-    /// Endings of secret member names, each with the index of its rarest byte to scan for.
+    /// Lower-case ASCII pieces of every name `Redaction.isSecretKey` accepts, matched case-insensitively,
+    /// each with the index of a rare byte to scan for; a `\u` escape could spell any of them, so it sends
+    /// the frame to the exact check too.
     private static let markers: [(bytes: [UInt8], anchor: Int)] = [
-        (Array("oken\"".utf8), 1), (Array("assword\"".utf8), 3), (Array("ecret\"".utf8), 1), (Array("rivateKey".utf8), 6),
+        (Array("oken\"".utf8), 1), (Array("assword".utf8), 3), (Array("ecret".utf8), 1),
+        (Array("rivatekey".utf8), 6), (Array("apikey\"".utf8), 3), (Array("\\u".utf8), 0),
     ]
 
     static func line(for frame: GatewayFrame) -> [UInt8] {
@@ -72,7 +75,7 @@ enum SecretFilter {
     static func mayContainSecret(_ bytes: [UInt8]) -> Bool {
         bytes.withUnsafeBytes { buffer in
             markers.contains { marker in
-                marker.bytes.withUnsafeBytes { ByteSearch.contains(buffer, $0, anchor: marker.anchor) }
+                marker.bytes.withUnsafeBytes { ByteSearch.containsIgnoringASCIICase(buffer, $0, anchor: marker.anchor) }
             }
         }
     }

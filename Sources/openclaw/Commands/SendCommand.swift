@@ -31,6 +31,9 @@ struct RunStream {
     let runID: String
     private var reply = ReplyText()
     private var early: [GatewayFrame] = []
+    private var earlyBytes = 0
+    /// Events of the run held back until the ack: a gateway that never acks cannot grow them without bound.
+    static let maxEarlyBytes = 16 * 1024 * 1024
     private let agentEvents: Bool
 
     init(context: CommandContext, session: GatewaySession, runID: String) {
@@ -50,7 +53,13 @@ struct RunStream {
             switch try nextEvent(loop) {
             case .frame(let frame):
                 if frame.responseID == id { ack = frame }
-                else if belongsToRun(frame) { early.append(frame) }
+                else if belongsToRun(frame) {
+                    earlyBytes += frame.raw.count
+                    guard earlyBytes <= Self.maxEarlyBytes else {
+                        throw CommandFailure(.protocolError, "the gateway sent more than 16 MiB of run \(runID) events before answering chat.send")
+                    }
+                    early.append(frame)
+                }
                 else if context.raw { context.printFrame(frame) }
             case .signal(let signal): try interrupt(signal, loop: loop)
             case .timeout: throw context.timeoutFailure("waiting for the chat.send response")

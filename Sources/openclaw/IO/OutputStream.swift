@@ -57,13 +57,23 @@ enum Console {
     /// A diagnostic line on stderr, unless `--quiet`.
     static func note(_ message: String) {
         guard !quiet else { return }
-        err.write("openclaw: \(message)\n")
+        err.write("openclaw: \(oneLine(message))\n")
         err.flush()
     }
 
     /// The final error; printed even with `--quiet`.
     static func error(_ message: String) {
-        err.write("openclaw: error: \(message)\n")
+        err.write("openclaw: error: \(oneLine(message))\n")
         err.flush()
+    }
+
+    /// Messages quote gateway text (error messages, close reasons): control characters become `?`,
+    /// so a hostile peer can neither split the line nor send terminal escapes.
+    static func oneLine(_ message: String) -> String {
+        func isControl(_ scalar: Unicode.Scalar) -> Bool { scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value < 0xA0) }
+        guard message.unicodeScalars.contains(where: isControl) else { return message }
+        var scalars = String.UnicodeScalarView()
+        for scalar in message.unicodeScalars { scalars.append(isControl(scalar) ? "?" : scalar) }
+        return String(scalars)
     }
 }

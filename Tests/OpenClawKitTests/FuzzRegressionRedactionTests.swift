@@ -1,0 +1,23 @@
+import Testing
+@testable import OpenClawKit
+
+/// Secret member names the redaction rules missed until the fuzzing and hardening pass (fuzz/README.md).
+@Suite struct FuzzRegressionRedactionTests {
+    @Test(arguments: ["devicePrivateKey", "SIGNING_PRIVATEKEY", "openaiApiKey", "API_TOKEN", "Password"])
+    func secretNames(_ key: String) {
+        #expect(Redaction.isSecretKey(key))
+        let redacted = Redaction.redact(["payload": .object(JSONObject([JSONObject.Member(key, "SEKRET")]))])
+        #expect(!redacted.compactText.contains("SEKRET"))
+    }
+
+    /// Only ASCII letters fold: the CLI's byte prefilter must be able to find every secret name.
+    @Test func foldingIsASCIIOnly() {
+        #expect(!Redaction.isSecretKey("to\u{212A}en"))  // KELVIN SIGN, which lowercased() turns into "k"
+        #expect(Redaction.isSecretKey("TOKEN"))
+    }
+
+    @Test(arguments: ["tokens", "keyboard", "publicKey", "passage"])
+    func ordinaryNames(_ key: String) {
+        #expect(!Redaction.isSecretKey(key))
+    }
+}

@@ -1,0 +1,80 @@
+#!/bin/sh
+# Builds the libFuzzer harnesses into fuzz/bin and runs each for FUZZ_SECONDS (see fuzz/README.md).
+# Usage: fuzz/fuzz.sh [build|run|all] [target…]   targets: websocket json json5 args frames
+set -eu
+cd "$(dirname "$0")/.."
+ACTION=${1:-all}
+[ $# -gt 0 ] && shift
+TARGETS=${*:-websocket json json5 args frames}
+FUZZ_SECONDS=${FUZZ_SECONDS:-60}
+SWIFTC=${SWIFTC:-swiftc}
+BIN=fuzz/bin
+OUT=fuzz/out
+FLAGS="-O -g -sanitize=fuzzer,address -parse-as-library -I Sources/COpenSSL"
+
+harness() {
+    case $1 in
+        websocket) echo WebSocketDecoderFuzz ;;
+        json) echo JSONParserFuzz ;;
+        json5) echo JSON5Fuzz ;;
+        args) echo ArgumentParserFuzz ;;
+        frames) echo GatewayFrameFuzz ;;
+        *) echo "unknown fuzz target '$1'" >&2; exit 2 ;;
+    esac
+}
+
+max_len() {
+    case $1 in
+        websocket) echo 4096 ;;
+        json|json5) echo 4096 ;;
+        args) echo 1024 ;;
+        frames) echo 8192 ;;
+    esac
+}
+
+# The library and the CLI sources (minus main.swift) become one instrumented module, `OpenClawKit`,
+# built with -enable-testing so the harnesses reach internal types with `@testable import`.
+build_module() {
+    mkdir -p $BIN/mod
+    SOURCES=$(find Sources/OpenClawKit Sources/openclaw -name '*.swift' ! -path Sources/openclaw/main.swift | sort)
+    if [ -f $BIN/OpenClawKit.o ] && [ -z "$(find $SOURCES -newer $BIN/OpenClawKit.o)" ]; then return; fi
+    echo "fuzz: compiling OpenClawKit + openclaw CLI sources (instrumented)"
+    # shellcheck disable=SC2086
+    $SWIFTC $FLAGS -enable-testing -module-name OpenClawKit -wmo -c $SOURCES \
+        -emit-module -emit-module-path $BIN/mod/OpenClawKit.swiftmodule -o $BIN/OpenClawKit.o \
+        2>&1 | grep -v -e 'warning:' -e '^ *[0-9]* |' -e '^ *|' -e '^$' || true
+    [ -f $BIN/OpenClawKit.o ] && [ -z "$(find $SOURCES -newer $BIN/OpenClawKit.o)" ]
+}
+
+build() {
+    build_module
+    for target in $TARGETS; do
+        name=$(harness "$target")
+        echo "fuzz: linking $BIN/$target"
+        # shellcheck disable=SC2086
+        $SWIFTC $FLAGS -I $BIN/mod -module-name "$name" fuzz/harness/FuzzSupport.swift "fuzz/harness/$name.swift" \
+            $BIN/OpenClawKit.o -lssl -lcrypto -o "$BIN/$target"
+    done
+}
+
+run() {
+    for target in $TARGETS; do
+        mkdir -p "$OUT/$target/corpus"
+        echo "fuzz: $target for ${FUZZ_SECONDS}s"
+        # The working corpus lives in fuzz/out (ignored); the committed seeds are only read.
+        # SWIFT_BACKTRACE off: the Swift crash handler fights ASan and can hang on a crash.
+        SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} "$BIN/$target" \
+            -max_len="$(max_len "$target")" -timeout=5 -rss_limit_mb=2048 -detect_leaks=1 \
+            -max_total_time="$FUZZ_SECONDS" -print_final_stats=1 -artifact_prefix="$OUT/$target/" \
+            ${FUZZ_RUNS:+-runs=$FUZZ_RUNS} "$OUT/$target/corpus" "fuzz/corpus/$target" \
+            2>"$OUT/$target/log" || { tail -40 "$OUT/$target/log"; echo "fuzz: $target FAILED (log: $OUT/$target/log)"; exit 1; }
+        grep -E '^stat::(number_of_executed_units|peak_rss_mb)|Done [0-9]+ runs' "$OUT/$target/log" | sed "s/^/fuzz: $target: /"
+    done
+}
+
+case $ACTION in
+    build) build ;;
+    run) run ;;
+    all) build; run ;;
+    *) echo "usage: fuzz/fuzz.sh [build|run|all] [target…]" >&2; exit 2 ;;
+esac

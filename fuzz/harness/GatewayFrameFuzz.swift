@@ -1,0 +1,112 @@
+// Target 5: what the gateway sends before and after the upgrade. Mode byte 0..2: a frame
+// (GatewayFrame, ErrorShape, HelloOk, Redaction and the CLI's SecretFilter); 3: the client's parse of
+// the server's upgrade response; 4: the server's accept of an upgrade request, then frames.
+@testable import OpenClawKit
+
+/// The key the RFC 6455 §1.3 example uses, so seeds can carry a matching Sec-WebSocket-Accept.
+private let exampleKey = "dGhlIHNhbXBsZSBub25jZQ=="
+
+/// A string under a secret-named member that is not the placeholder.
+private func hasUnredactedSecret(_ value: JSONValue) -> Bool {
+    switch value {
+    case .object(let object):
+        return object.members.contains { member in
+            if Redaction.isSecretKey(member.key), case .string(let text) = member.value, text != Redaction.placeholder { return true }
+            return hasUnredactedSecret(member.value)
+        }
+    case .array(let items): return items.contains(where: hasUnredactedSecret)
+    default: return false
+    }
+}
+
+private func checkFrame(_ bytes: [UInt8]) {
+    let frame: GatewayFrame
+    do throws(ProtocolError) { frame = try GatewayFrame(message: bytes) } catch {
+        if error.message.isEmpty { fuzzFail("empty protocol error") }
+        return
+    }
+    if let shape = frame.error { _ = (shape.code, shape.message, shape.detailsCode, shape.retryAfterMs) }
+    if let payload = frame.payload {
+        do throws(ProtocolError) {
+            let hello = try HelloOk(payload: payload)
+            if hello.tickIntervalMs <= 0 || hello.maxPayload <= 0 { fuzzFail("non-positive hello-ok policy") }
+            _ = hello.isMainSession("main")
+        } catch {
+            if error.message.isEmpty { fuzzFail("empty hello-ok error") }
+        }
+    }
+    // Redaction removes every secret, and is idempotent.
+    let redacted = Redaction.redact(frame.value)
+    if hasUnredactedSecret(redacted) { fuzzFail("redact left a secret") }
+    if Redaction.redact(redacted) != redacted { fuzzFail("redact is not idempotent") }
+    if hasUnredactedSecret(frame.value) && !Redaction.containsSecret(frame.value) { fuzzFail("containsSecret misses a secret") }
+    // The CLI's byte prefilter must never wave a secret through to stdout.
+    if hasUnredactedSecret(frame.value) && !SecretFilter.mayContainSecret(frame.raw) {
+        fuzzFail("SecretFilter prints a frame with a secret as received: \(String(decoding: bytes.prefix(200), as: UTF8.self))")
+    }
+    let line = SecretFilter.line(for: frame)
+    if line.contains(0x0A) || line.contains(0x0D) { fuzzFail("printed frame spans lines") }
+    do throws(JSONError) {
+        let printed = try JSONValue.parse(line, maxDepth: 1024)
+        if hasUnredactedSecret(printed) { fuzzFail("printed line carries a secret") }
+    } catch {
+        fuzzFail("printed line is not JSON: \(error)")
+    }
+    // The trace and --raw paths print the redacted value compactly.
+    if hasUnredactedSecret((try? JSONValue.parse(Array(redacted.compactText.utf8), maxDepth: 1024)) ?? .null) {
+        fuzzFail("trace text carries a secret")
+    }
+}
+
+private func checkUpgradeResponse(_ bytes: [UInt8]) {
+    bytes.withUnsafeBytes { buffer in
+        guard let end = WebSocketHandshake.headEnd(in: buffer, from: 0) else { return }
+        if end > buffer.count { fuzzFail("head end past the input") }
+        guard let head = HTTPHead.parse(UnsafeRawBufferPointer(rebasing: buffer[..<(end - 4)])) else { return }
+        do throws(WebSocketError) { try WebSocketHandshake.validateResponse(head, key: exampleKey) } catch {
+            if error.description.contains("\n") || error.description.contains("\r") { fuzzFail("multi-line handshake error") }
+        }
+        _ = WebSocketHandshake.validateRequest(head)
+    }
+    // The same bytes through the real client path (a random key, so it fails the accept check at best).
+    let stream = FuzzStream(bytes, seed: UInt64(bytes.count), maxChunk: 97)
+    if let url = WebSocketURL("ws://127.0.0.1:1/") {
+        do throws(WebSocketError) {
+            _ = try WebSocketConnection.upgrade(stream: stream, url: url, maxMessageSize: 4096, deadline: .now)
+        } catch {
+            if error.description.contains("\n") || error.description.contains("\r") { fuzzFail("multi-line handshake error") }
+        }
+    }
+}
+
+private func checkAccept(_ bytes: [UInt8]) {
+    let stream = FuzzStream(bytes, seed: UInt64(bytes.count), maxChunk: 61)
+    let connection: WebSocketConnection
+    do throws(WebSocketError) {
+        connection = try WebSocketConnection.accept(stream: stream, maxMessageSize: 4096, deadline: .now).connection
+    } catch {
+        if error.description.contains("\n") || error.description.contains("\r") { fuzzFail("multi-line handshake error") }
+        return
+    }
+    var rounds = 0
+    while true {
+        rounds += 1
+        if rounds > bytes.count + 2 { fuzzFail("receive loops without consuming input") }
+        do throws(WebSocketError) {
+            guard let message = try connection.receive(deadline: .now) else { fuzzFail("nil without a timeout") }
+            checkFrame(message.bytes)
+        } catch { return }
+    }
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    guard size >= 1 else { return 0 }
+    let bytes = Array(UnsafeBufferPointer(start: data + 1, count: size - 1))
+    switch data[0] % 5 {
+    case 3: checkUpgradeResponse(bytes)
+    case 4: checkAccept(bytes)
+    default: checkFrame(bytes)
+    }
+    return 0
+}

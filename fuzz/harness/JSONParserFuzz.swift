@@ -1,0 +1,50 @@
+// Target 2: the strict JSON parser. parse(print(v)) == v (compact and pretty), and the
+// frame scanner `watch` uses agrees with the parser on validity and on the routing fields.
+@testable import OpenClawKit
+
+private func reparse(_ text: [UInt8], _ what: String) -> JSONValue {
+    do throws(JSONError) { return try JSONValue.parse(text, maxDepth: 1024) } catch {
+        fuzzFail("\(what) output does not parse: \(error)")
+    }
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    let parsed: JSONValue?
+    do throws(JSONError) { parsed = try JSONValue.parse(bytes) } catch {
+        if error.offset < 0 || error.offset > size { fuzzFail("error offset \(error.offset) outside the input") }
+        parsed = nil
+    }
+    if let value = parsed {
+        var compact: [UInt8] = []
+        value.write(to: &compact)
+        if reparse(compact, "compact") != value { fuzzFail("compact round trip changed the value") }
+        var pretty: [UInt8] = []
+        value.writePretty(to: &pretty)
+        if reparse(pretty, "pretty") != value { fuzzFail("pretty round trip changed the value") }
+        if compact.contains(0x0A) || compact.contains(0x0D) { fuzzFail("compact output has a line break") }
+    }
+    // The scanner validates exactly as the parser does and reads the first of duplicate members.
+    let header: JSONFrameHeader?
+    do throws(JSONError) { header = try JSONEventScanner.scan(bytes) } catch { header = nil }
+    let object = parsed?.objectValue
+    if (header != nil) != (object != nil) {
+        fuzzFail("scanner \(header == nil ? "rejects" : "accepts") what the parser \(parsed == nil ? "rejects" : "reads as \(object == nil ? "a non-object" : "an object")")")
+    }
+    if let header, let object {
+        if header.type != object["type"]?.stringValue { fuzzFail("type differs") }
+        if header.event != object["event"]?.stringValue { fuzzFail("event differs") }
+        if header.id != object["id"]?.stringValue { fuzzFail("id differs") }
+        if header.method != object["method"]?.stringValue { fuzzFail("method differs") }
+        if header.seq != object["seq"]?.int64Value { fuzzFail("seq differs") }
+        if header.ok != object["ok"]?.boolValue { fuzzFail("ok differs") }
+        if let range = header.payloadRange {
+            guard range.lowerBound >= 0, range.upperBound <= size else { fuzzFail("payload range outside the input") }
+            if reparse(Array(bytes[range]), "payload range") != object["payload"] { fuzzFail("payload range differs") }
+        } else if object["payload"] != nil {
+            fuzzFail("payload present but no range")
+        }
+    }
+    return 0
+}
