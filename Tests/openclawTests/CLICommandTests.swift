@@ -180,6 +180,28 @@ import OpenClawKit
         #expect(connects.count == 1)
     }
 
+    @Test func callBatchStreamsRequestsAsTheyAreWritten() throws {
+        let gateway = try GatewayFixture()
+        let batch = try CLIProcess(["call", "--batch"], environment: gateway.cli.variables, stdinIsPipe: true)
+        batch.write(stdin: "{\"method\":\"health\"}\n")
+        // The first answer arrives while stdin is still open: requests are not held until EOF.
+        #expect(batch.waitForLines(1))
+        batch.write(stdin: "{\"method\":\"chat.history\",\"params\":{\"sessionKey\":\"main\"}}")
+        batch.closeStdin()
+        let result = batch.finish()
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.frames.map { $0["id"]?.stringValue } == ["2", "3"])
+    }
+
+    @Test func callBatchStopsAtABadLineButPrintsWhatWasSent() throws {
+        let gateway = try GatewayFixture()
+        let input = "{\"method\":\"health\"}\n\n{\"method\":\"health\"}\nnot json\n{\"method\":\"health\"}\n"
+        let result = try gateway.run(["call", "--batch"], stdin: Data(input.utf8))
+        #expect(result.status == 2)
+        #expect(result.lines.count == 2)
+        #expect(result.stderr.contains("batch line 4: not valid JSON"))
+    }
+
     @Test func rawAddsTheHandshakeFramesWithSecretsRedacted() throws {
         let gateway = try GatewayFixture()
         let result = try gateway.run(["history", "--raw"])

@@ -1,3 +1,4 @@
+import Glibc
 import OpenClawKit
 
 /// `openclaw call METHOD [PARAMS]` and `call --batch`: raw RPC.
@@ -39,69 +40,125 @@ enum CallCommand {
         return value
     }
 
-    /// Reads every request line from stdin, sends them all over one connection without
-    /// waiting, then prints each response as it arrives (in arrival order).
+    /// Streams requests from stdin: each line is sent as soon as it is read, without waiting for
+    /// earlier answers, and each response is printed as it arrives (in arrival order). A malformed
+    /// line stops the reading; the answers to what was already sent are still printed, then exit 2.
     static func runBatch(_ context: CommandContext) throws {
         guard context.invocation.positionals.isEmpty else {
             throw CommandFailure(.usage, "call --batch reads its requests from stdin and takes no METHOD")
         }
-        let requests = try BatchInput.parse(try FileInput.read("-", what: "batch requests from", limit: 256 * 1024 * 1024))
         let session = try context.openSession()
         defer { session.close() }
-        var pending: [String: String] = [:]
-        for (method, params) in requests {
-            do {
-                let id = try session.send(method: method, params: params, deadline: context.deadline)
-                pending[id] = method
-            } catch { throw CommandFailure(error) }
-        }
         let expectFinal = context.invocation.has("expect-final")
-        let loop = FrameLoop(session: session)
-        var failures = 0
-        while !pending.isEmpty {
-            let event: LoopEvent
-            do { event = try loop.next(until: context.deadline) } catch let error as GatewayError { throw CommandFailure(error) }
-            switch event {
-            case .frame(let frame):
-                guard let id = frame.responseID, pending[id] != nil, !(expectFinal && frame.isAcceptedAck) else {
-                    if context.raw { context.printFrame(frame) }
+        var input = LineReader(descriptor: 0)
+        var pending: [String: String] = [:]
+        var sent = 0, failures = 0
+        var badLine: CommandFailure? = nil
+        do {
+            while true {
+                if SignalWatcher.received != 0 {
+                    throw CommandFailure(ExitStatus(signal: SignalWatcher.received), "interrupted with \(pending.count) response(s) outstanding")
+                }
+                if let frame = try session.receive(deadline: .now) {
+                    guard let id = frame.responseID, pending[id] != nil, !(expectFinal && frame.isAcceptedAck) else {
+                        if context.raw { context.printFrame(frame) }
+                        continue
+                    }
+                    pending[id] = nil
+                    if frame.error != nil { failures += 1 }
+                    switch context.format {
+                    case .ndjson: context.printFrame(frame)
+                    case .text: Console.out.write(Redaction.redact(frame.payload ?? frame.value["error"] ?? .null).prettyText + "\n")
+                    }
                     continue
                 }
-                pending[id] = nil
-                if frame.error != nil { failures += 1 }
-                switch context.format {
-                case .ndjson: context.printFrame(frame)
-                case .text: Console.out.write(Redaction.redact(frame.payload ?? frame.value["error"] ?? .null).prettyText + "\n")
+                if badLine == nil, let (number, line) = try input.nextLine() {
+                    do {
+                        guard let (method, params) = try BatchInput.request(line, number: number) else { continue }
+                        pending[try session.send(method: method, params: params, deadline: context.deadline)] = method
+                        sent += 1
+                    } catch let failure as CommandFailure {
+                        badLine = failure
+                    }
+                    continue
                 }
-            case .signal(let signal): throw CommandFailure(ExitStatus(signal: signal), "interrupted with \(pending.count) response(s) outstanding")
-            case .timeout: throw context.timeoutFailure("waiting for \(pending.count) batch response(s)")
+                if (input.isAtEnd || badLine != nil) && pending.isEmpty { break }
+                try flushOutput()
+                if context.deadline.hasPassed { throw context.timeoutFailure("waiting for \(pending.count) batch response(s)") }
+                var fds = [
+                    pollfd(fd: session.fileDescriptor, events: Int16(POLLIN), revents: 0),
+                    pollfd(fd: SignalWatcher.readEnd, events: Int16(POLLIN), revents: 0),
+                    pollfd(fd: input.isAtEnd || badLine != nil ? -1 : 0, events: Int16(POLLIN), revents: 0),
+                ]
+                _ = poll(&fds, 3, context.deadline.pollTimeout)
+                if fds[1].revents != 0 { _ = SignalWatcher.drain() }
+                if fds[2].revents != 0 { try input.fill() }
             }
-        }
-        if failures > 0 { throw CommandFailure(.gatewayError, "\(failures) of \(requests.count) batch request(s) failed") }
+        } catch let error as GatewayError { throw CommandFailure(error) }
+        if let badLine { throw badLine }
+        if sent == 0 { throw CommandFailure(.usage, "call --batch read no requests from stdin") }
+        if failures > 0 { throw CommandFailure(.gatewayError, "\(failures) of \(sent) batch request(s) failed") }
     }
 }
 
 /// The `call --batch` input: one `{"method":…,"params":…}` object per line; blank lines skipped.
 enum BatchInput {
-    static func parse(_ bytes: [UInt8]) throws -> [(String, JSONValue?)] {
-        var requests: [(String, JSONValue?)] = []
-        for (number, line) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
-            let trimmed = line.drop(while: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D })
-            if trimmed.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
-            let value: JSONValue
-            do { value = try JSONValue.parse(Array(trimmed)) } catch {
-                throw CommandFailure(.usage, "batch line \(number + 1): not valid JSON: \(error)")
-            }
-            guard let method = value["method"]?.stringValue, !method.isEmpty else {
-                throw CommandFailure(.usage, "batch line \(number + 1): needs a \"method\" string")
-            }
-            let params = value["params"]
-            if let params, params.objectValue == nil, !params.isNull {
-                throw CommandFailure(.usage, "batch line \(number + 1): \"params\" must be an object")
-            }
-            requests.append((method, params))
+    /// The request on one line, or nil for a blank line.
+    static func request(_ line: [UInt8], number: Int) throws -> (String, JSONValue?)? {
+        let trimmed = line.drop(while: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D })
+        if trimmed.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return nil }
+        let value: JSONValue
+        do { value = try JSONValue.parse(Array(trimmed)) } catch {
+            throw CommandFailure(.usage, "batch line \(number): not valid JSON: \(error)")
         }
-        guard !requests.isEmpty else { throw CommandFailure(.usage, "call --batch read no requests from stdin") }
-        return requests
+        guard let method = value["method"]?.stringValue, !method.isEmpty else {
+            throw CommandFailure(.usage, "batch line \(number): needs a \"method\" string")
+        }
+        let params = value["params"]
+        if let params, params.objectValue == nil, !params.isNull {
+            throw CommandFailure(.usage, "batch line \(number): \"params\" must be an object")
+        }
+        return (method, params)
+    }
+}
+
+/// Lines from a file descriptor, read as they become available (`fill` after poll says so).
+struct LineReader {
+    static let maximumLineBytes = 64 * 1024 * 1024
+
+    let descriptor: Int32
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private var lineNumber = 0
+    private(set) var sawEnd = false
+
+    init(descriptor: Int32) { self.descriptor = descriptor }
+
+    /// True once every line has been handed out.
+    var isAtEnd: Bool { sawEnd && start == buffer.count }
+
+    /// The next complete line (numbered from 1), or the unterminated last one at end of input.
+    mutating func nextLine() throws -> (Int, [UInt8])? {
+        let end = buffer[start...].firstIndex(of: 0x0A) ?? (sawEnd && start < buffer.count ? buffer.count : nil)
+        guard let end else {
+            if buffer.count - start > Self.maximumLineBytes { throw CommandFailure(.usage, "batch line \(lineNumber + 1) is longer than 64 MiB") }
+            return nil
+        }
+        let line = Array(buffer[start..<end])
+        start = min(end + 1, buffer.count)
+        lineNumber += 1
+        if start > 1 << 20 { buffer.removeFirst(start); start = 0 }
+        return (lineNumber, line)
+    }
+
+    /// Reads what is available (call after poll reports the descriptor readable).
+    mutating func fill() throws {
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        let n = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        if n > 0 { buffer.append(contentsOf: chunk[0..<n]) }
+        else if n == 0 { sawEnd = true }
+        else if errno != EINTR && errno != EAGAIN {
+            throw CommandFailure(.usage, "cannot read batch requests from stdin: \(String(cString: strerror(errno)))")
+        }
     }
 }

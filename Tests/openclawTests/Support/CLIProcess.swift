@@ -22,6 +22,11 @@ final class CLIProcess: @unchecked Sendable {
 
     /// Keeps the write end of a never-read stdout pipe alive (the stalled-reader test).
     private var unreadPipe: Pipe?
+    /// The write end of stdin when `stdinIsPipe`: `write(stdin:)` feeds it, `closeStdin()` ends it.
+    private var inputPipe: Pipe?
+
+    func write(stdin text: String) { inputPipe?.fileHandleForWriting.write(Data(text.utf8)) }
+    func closeStdin() { try? inputPipe?.fileHandleForWriting.close() }
 
     init(_ arguments: [String], environment: [String: String], stdin: Data? = nil, stdinIsPipe: Bool = false,
          stdoutIsUnreadPipe: Bool = false) throws {
@@ -47,7 +52,9 @@ final class CLIProcess: @unchecked Sendable {
             try stdin.write(to: inputURL)
             process.standardInput = try FileHandle(forReadingFrom: inputURL)
         } else if stdinIsPipe {
-            process.standardInput = Pipe()
+            let pipe = Pipe()
+            inputPipe = pipe
+            process.standardInput = pipe
         } else {
             process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
         }
