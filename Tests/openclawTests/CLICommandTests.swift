@@ -198,6 +198,8 @@ import OpenClawKit
         let input = "{\"method\":\"health\"}\n\n{\"method\":\"health\"}\nnot json\n{\"method\":\"health\"}\n"
         let result = try gateway.run(["call", "--batch"], stdin: Data(input.utf8))
         #expect(result.status == 2)
+        let named = try gateway.run(["call", "--batch"], stdin: Data("{\"id\":\"h\",\"method\":\"health\"}\n".utf8))
+        #expect(named.frames.first?["id"]?.stringValue == "h")
         #expect(result.lines.count == 2)
         #expect(result.stderr.contains("batch line 4: not valid JSON"))
     }

@@ -43,11 +43,11 @@ public final class GatewaySession {
         self.nextRequestNumber = nextRequestNumber
     }
 
-    /// Sends a request and returns its id; the answer arrives through `receive`.
+    /// Sends a request and returns its id (`id`, or the next number); the answer arrives through `receive`.
     @discardableResult
-    public func send(method: String, params: JSONValue?, deadline: Deadline) throws(GatewayError) -> String {
-        let id = String(nextRequestNumber)
-        nextRequestNumber += 1
+    public func send(method: String, params: JSONValue?, id chosen: String? = nil, deadline: Deadline) throws(GatewayError) -> String {
+        let id = chosen ?? String(nextRequestNumber)
+        if chosen == nil { nextRequestNumber += 1 }
         var frame: JSONObject = ["type": "req", "id": .string(id), "method": .string(method)]
         if let params { frame["params"] = params }
         try Self.write(.object(frame), to: socket, tracer: tracer, deadline: deadline, limit: hello.maxPayload)

@@ -74,8 +74,12 @@ enum CallCommand {
                 }
                 if badLine == nil, let (number, line) = try input.nextLine() {
                     do {
-                        guard let (method, params) = try BatchInput.request(line, number: number) else { continue }
-                        pending[try session.send(method: method, params: params, deadline: context.deadline)] = method
+                        guard let request = try BatchInput.request(line, number: number) else { continue }
+                        if let id = request.id, pending[id] != nil {
+                            throw CommandFailure(.usage, "batch line \(number): id \"\(id)\" is already waiting for its answer")
+                        }
+                        let id = try session.send(method: request.method, params: request.params, id: request.id, deadline: context.deadline)
+                        pending[id] = request.method
                         sent += 1
                     } catch let failure as CommandFailure {
                         badLine = failure
@@ -103,8 +107,8 @@ enum CallCommand {
 
 /// The `call --batch` input: one `{"method":…,"params":…}` object per line; blank lines skipped.
 enum BatchInput {
-    /// The request on one line, or nil for a blank line.
-    static func request(_ line: [UInt8], number: Int) throws -> (String, JSONValue?)? {
+    /// The request on one line, or nil for a blank line. An `id` string, when given, becomes the request id.
+    static func request(_ line: [UInt8], number: Int) throws -> (method: String, params: JSONValue?, id: String?)? {
         let trimmed = line.drop(while: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D })
         if trimmed.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return nil }
         let value: JSONValue
@@ -118,7 +122,11 @@ enum BatchInput {
         if let params, params.objectValue == nil, !params.isNull {
             throw CommandFailure(.usage, "batch line \(number): \"params\" must be an object")
         }
-        return (method, params)
+        let id = value["id"]
+        if let id, id.stringValue?.isEmpty != false {
+            throw CommandFailure(.usage, "batch line \(number): \"id\" must be a non-empty string")
+        }
+        return (method, params, id?.stringValue)
     }
 }
 
