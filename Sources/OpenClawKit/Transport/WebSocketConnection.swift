@@ -285,9 +285,9 @@ public final class WebSocketConnection: @unchecked Sendable {
         try send(fin: true, opcode: .ping, payload: payload, deadline: deadline)
     }
 
-    /// Sends a close frame (if none was sent yet), waits briefly for the peer's, then closes the stream.
+    /// Sends a close frame (if none was sent yet), waits until `deadline` for the peer's, then closes the stream.
     public func close(code: UInt16 = 1000, reason: String = "", deadline: Deadline) {
-        let briefly = min(deadline, .after(seconds: 2))
+        let briefly = deadline
         sendCloseOnce(code: code, reason: reason, deadline: briefly)
         if readLock.tryLock() {
             defer { readLock.unlock() }
@@ -299,8 +299,9 @@ public final class WebSocketConnection: @unchecked Sendable {
                 }
             }
         } else {
-            // Another thread is receiving: it will see the peer's close frame.
-            while stateLock.withLock({ terminal == nil && !closeReceived }) && !briefly.hasPassed {
+            // Another thread is receiving: it will see the peer's close frame and end the connection
+            // with it (after `closeReceived` it still replies, so wait for the end itself).
+            while stateLock.withLock({ terminal == nil }) && !briefly.hasPassed {
                 usleep(2_000)
             }
         }
