@@ -13,6 +13,7 @@ help:
 	@echo "make test      build and run every test (unit and end-to-end)"
 	@echo "make demo      start the bundled simulator, send a message, print the history"
 	@echo "make bench     release build, then one-shot latency, watch throughput and peak RSS"
+	@echo "make fuzz      build and run the libFuzzer targets for FUZZ_SECONDS (default 60) each"
 	@echo "make install   install binary, man page and completions under \$$(DESTDIR)\$$(PREFIX)"
 	@echo "make uninstall remove what make install installed"
 	@echo "make completions / make man  regenerate completions/ and man/ from the command table"
