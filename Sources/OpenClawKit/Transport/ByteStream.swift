@@ -1,5 +1,3 @@
-// STUB where marked: the wire work (issue 2) fills these in. The signatures are the contract.
-
 /// Why a byte stream failed. Descriptions are one line, for people, and never carry secrets.
 public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Host name resolution failed.
