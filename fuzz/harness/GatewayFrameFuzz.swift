@@ -30,7 +30,7 @@ private func checkFrame(_ bytes: [UInt8]) {
         do throws(ProtocolError) {
             let hello = try HelloOk(payload: payload)
             if hello.tickIntervalMs <= 0 || hello.maxPayload <= 0 { fuzzFail("non-positive hello-ok policy") }
-            _ = hello.isMainSession("main")
+            _ = SessionKey.same("main", "agent:main:main", mainSessionKey: hello.mainSessionKey, mainKey: hello.mainKey)
         } catch {
             if error.message.isEmpty { fuzzFail("empty hello-ok error") }
         }

@@ -29,17 +29,6 @@ public final class GatewayFrame {
         self.kind = try Self.kind(of: header)
     }
 
-    public init(value: JSONValue) throws(ProtocolError) {
-        var bytes = [UInt8]()
-        value.write(to: &bytes)
-        do { header = try JSONEventScanner.scan(bytes) } catch {
-            throw ProtocolError("frame from the gateway is not a JSON object")
-        }
-        raw = bytes
-        kind = try Self.kind(of: header)
-        self.value = value
-    }
-
     private static func kind(of header: JSONFrameHeader) throws(ProtocolError) -> Kind {
         guard let type = header.type else { throw ProtocolError("frame from the gateway has no \"type\"") }
         switch type {

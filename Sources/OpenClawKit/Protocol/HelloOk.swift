@@ -33,10 +33,6 @@ public struct HelloOk: Sendable {
         serverVersion = payload["server"]?["version"]?.stringValue
     }
 
-    /// True when `key` names the main session (`main` and `agent:main:main` are the same session).
-    public func isMainSession(_ key: String) -> Bool {
-        SessionKey.isMain(key, mainSessionKey: mainSessionKey, mainKey: mainKey)
-    }
 }
 
 /// Session key equivalences (protocol.md §4).

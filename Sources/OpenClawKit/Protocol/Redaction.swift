@@ -43,7 +43,7 @@ public enum Redaction {
         }
     }
 
-    /// ASCII case folding only, so a byte scan (the CLI's `SecretFilter`) can find every such key.
+    /// ASCII case folding only, so a byte scan (`SecretFilter`) can find every such key.
     static func isSecretKey(_ key: String) -> Bool {
         if secretKeys.contains(key) { return true }
         let lower = String(decoding: key.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)

@@ -41,5 +41,4 @@ public struct SequenceTracker: Sendable {
         return last + 1
     }
 
-    public mutating func reset() { last = nil }
 }

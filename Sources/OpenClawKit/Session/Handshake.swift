@@ -120,7 +120,3 @@ struct Handshake {
 
     static let platform = "linux"
 }
-
-func formatSeconds(_ value: Double) -> String {
-    value == value.rounded() && value < 1e15 ? String(Int(value)) : String(value)
-}

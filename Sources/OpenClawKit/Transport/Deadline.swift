@@ -50,3 +50,8 @@ public enum WallClock {
         return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
     }
 }
+
+/// Seconds as people write them in flags: `30`, `2.5`.
+public func formatSeconds(_ value: Double) -> String {
+    value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+}

@@ -1,3 +1,5 @@
+import OpenClawKit
+
 /// The result of parsing the command line: which command, its flag values and positionals.
 struct Invocation {
     var command: CommandSpec
@@ -147,7 +149,4 @@ enum ArgumentParser {
         }
     }
 
-    private static func formatSeconds(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
-    }
 }

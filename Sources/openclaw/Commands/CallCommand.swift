@@ -56,22 +56,7 @@ enum CallCommand {
         var badLine: CommandFailure? = nil
         do {
             while true {
-                if SignalWatcher.received != 0 {
-                    throw CommandFailure(ExitStatus(signal: SignalWatcher.received), "interrupted with \(pending.count) response(s) outstanding")
-                }
-                if let frame = try session.receive(deadline: .now) {
-                    guard let id = frame.responseID, pending[id] != nil, !(expectFinal && frame.isAcceptedAck) else {
-                        if context.raw { context.printFrame(frame) }
-                        continue
-                    }
-                    pending[id] = nil
-                    if frame.error != nil { failures += 1 }
-                    switch context.format {
-                    case .ndjson: context.printFrame(frame)
-                    case .text: Console.out.write(Redaction.redact(frame.payload ?? frame.value["error"] ?? .null).prettyText + "\n")
-                    }
-                    continue
-                }
+                // Lines already read go out before waiting for anything else.
                 if badLine == nil, let (number, line) = try input.nextLine() {
                     do {
                         guard let request = try BatchInput.request(line, number: number) else { continue }
@@ -86,17 +71,27 @@ enum CallCommand {
                     }
                     continue
                 }
-                if (input.isAtEnd || badLine != nil) && pending.isEmpty { break }
-                try flushOutput()
-                if context.deadline.hasPassed { throw context.timeoutFailure("waiting for \(pending.count) batch response(s)") }
-                var fds = [
-                    pollfd(fd: session.fileDescriptor, events: Int16(POLLIN), revents: 0),
-                    pollfd(fd: SignalWatcher.readEnd, events: Int16(POLLIN), revents: 0),
-                    pollfd(fd: input.isAtEnd || badLine != nil ? -1 : 0, events: Int16(POLLIN), revents: 0),
-                ]
-                _ = poll(&fds, 3, context.deadline.pollTimeout)
-                if fds[1].revents != 0 { _ = SignalWatcher.drain() }
-                if fds[2].revents != 0 { try input.fill() }
+                let reading = !input.isAtEnd && badLine == nil
+                if !reading && pending.isEmpty { break }
+                switch try FrameLoop(session: session, input: reading ? 0 : nil).next(until: context.deadline) {
+                case .input:
+                    try input.fill()
+                case .frame(let frame):
+                    guard let id = frame.responseID, pending[id] != nil, !(expectFinal && frame.isAcceptedAck) else {
+                        if context.raw { context.printFrame(frame) }
+                        continue
+                    }
+                    pending[id] = nil
+                    if frame.error != nil { failures += 1 }
+                    switch context.format {
+                    case .ndjson: context.printFrame(frame)
+                    case .text: Console.out.write(Redaction.redact(frame.payload ?? frame.value["error"] ?? .null).prettyText + "\n")
+                    }
+                case .signal(let signal):
+                    throw CommandFailure(ExitStatus(signal: signal), "interrupted with \(pending.count) response(s) outstanding")
+                case .timeout:
+                    throw context.timeoutFailure("waiting for \(pending.count) batch response(s)")
+                }
             }
         } catch let error as GatewayError { throw CommandFailure(error) }
         if let badLine { throw badLine }

@@ -20,6 +20,7 @@ func awaitResponse(id: String, method: String, on session: GatewaySession, conte
             if context.raw { context.printFrame(frame) }
         case .signal(let signal):
             throw CommandFailure(ExitStatus(signal: signal), "interrupted")
+        case .input: continue  // no input descriptor here
         case .timeout:
             throw context.timeoutFailure("waiting for the \(method) response")
         }

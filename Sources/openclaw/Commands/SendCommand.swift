@@ -62,6 +62,7 @@ struct RunStream {
                 }
                 else if context.raw { context.printFrame(frame) }
             case .signal(let signal): try interrupt(signal, loop: loop)
+            case .input: continue  // no input descriptor here
             case .timeout: throw context.timeoutFailure("waiting for the chat.send response")
             }
         }
@@ -78,6 +79,7 @@ struct RunStream {
                 if belongsToRun(frame) { if try handle(frame) { return } }
                 else if context.raw { context.printFrame(frame) }
             case .signal(let signal): try interrupt(signal, loop: loop)
+            case .input: continue  // no input descriptor here
             case .timeout: throw context.timeoutFailure("waiting for run \(runID) to end")
             }
         }

@@ -133,11 +133,26 @@ struct Watcher {
             let params: JSONValue = ["sessionKey": .string(filter.session ?? "main")]
             do { resyncID = try session.send(method: "chat.history", params: params, deadline: context.deadline) } catch { return error }
         }
+        let loop = FrameLoop(session: session)
         while true {
-            if SignalWatcher.received != 0 { try finish() }
-            let frame: GatewayFrame?
-            do { frame = try session.receive(deadline: .now) } catch { return error }
-            if let frame {
+            let event: LoopEvent
+            do { event = try loop.next(until: min(watchdog, nextPing, context.deadline)) }
+            catch let error as GatewayError { return error }
+            catch is OutputClosed { throw WatchFinished() }
+            switch event {
+            case .signal: try finish()
+            case .input: continue
+            case .timeout:
+                if context.deadline.hasPassed { throw context.timeoutFailure("watching") }
+                if watchdog.hasPassed {
+                    session.close(code: 4000, reason: "tick timeout")
+                    return .connectionLost("no frame from the gateway for \(formatDelay(silenceLimit)) (2 × tickIntervalMs)", closeCode: 4000)
+                }
+                if nextPing.hasPassed {
+                    do { try session.ping(deadline: .after(seconds: 5)) } catch { return error }
+                    nextPing = .after(seconds: Self.pingInterval)
+                }
+            case .frame(let frame):
                 watchdog = .after(seconds: silenceLimit)
                 if let id = frame.responseID {
                     if id == resyncID { context.printFrame(frame); resyncID = nil }
@@ -166,24 +181,7 @@ struct Watcher {
                 printed += 1
                 if let count, printed >= count { try finish() }
                 if untilFinal && ended { try finish() }
-                continue
             }
-            do { try flushOutput() } catch { throw WatchFinished() }
-            if context.deadline.hasPassed { throw context.timeoutFailure("watching") }
-            if watchdog.hasPassed {
-                session.close(code: 4000, reason: "tick timeout")
-                return .connectionLost("no frame from the gateway for \(formatDelay(silenceLimit)) (2 × tickIntervalMs)", closeCode: 4000)
-            }
-            if nextPing.hasPassed {
-                do { try session.ping(deadline: .after(seconds: 5)) } catch { return error }
-                nextPing = .after(seconds: Self.pingInterval)
-            }
-            var fds = [
-                pollfd(fd: session.fileDescriptor, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: SignalWatcher.readEnd, events: Int16(POLLIN), revents: 0),
-            ]
-            _ = poll(&fds, 2, min(watchdog, nextPing, context.deadline).pollTimeout)
-            if fds[1].revents != 0 { _ = SignalWatcher.drain() }
         }
     }
 
