@@ -17,7 +17,7 @@ enum HandshakeFailure {
             let reason = shape.details?["reason"]?.stringValue.map { " (\($0))" } ?? ""
             return .authenticationFailed("pairing required: this device is not approved yet\(reason)\(approve)", shape)
         }
-        if shape.code == "UNAVAILABLE" || shape.retryable && !detail.hasPrefix("AUTH_") {
+        if shape.code == "UNAVAILABLE" || shape.isRetryable && !detail.hasPrefix("AUTH_") {
             return .unavailable("gateway unavailable: \(message)", retryAfterMs: shape.retryAfterMs)
         }
         let from = { (source: String?) in source.map { " (from \($0))" } ?? "" }
