@@ -69,8 +69,6 @@ import Testing
         #expect(throws: ConfigError.missingEnvironmentVariable(name: "NO_SUCH_HOST", key: "gateway.remote.url", path: path)) {
             try config.string("gateway", "remote", "url", environment: Environment())
         }
-        let text = ConfigError.missingEnvironmentVariable(name: "NO_SUCH_HOST", key: "gateway.remote.url", path: path).description
-        #expect(text.contains("NO_SUCH_HOST") && text.contains("gateway.remote.url") && text.contains(path))
     }
 
     @Test func unsupportedSecretRefSuggestsTokenFlag() throws {
@@ -81,8 +79,6 @@ import Testing
         #expect(throws: ConfigError.unsupportedSecretRef(key: "gateway.auth.token", source: "exec", path: path)) {
             try config.resolve(input, key: "gateway.auth.token", environment: Environment())
         }
-        let message = ConfigError.unsupportedSecretRef(key: "gateway.auth.token", source: "exec", path: path).description
-        #expect(message.contains("--token"))
         // `${pass:…}` lookups are a secret source too.
         #expect(throws: ConfigError.unsupportedSecretRef(key: "k", source: "pass", path: "/p")) {
             try ConfigText.substitute("${pass:gw/token}", key: "k", path: "/p", environment: Environment())
@@ -115,7 +111,6 @@ import Testing
             #expect(errorPath == path)
             #expect(line == 3)
             #expect(column == 11)
-            #expect(error.description.hasPrefix("config file \(path):3:11: "))
         }
     }
 

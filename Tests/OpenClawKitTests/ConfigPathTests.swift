@@ -11,13 +11,13 @@ import Testing
         func resolve(_ flag: String?, _ extra: [String: String]) -> (String, String) {
             let result = StatePaths.stateDirectory(
                 flag: flag, environment: Environment(base.merging(extra) { $1 }))
-            return (result.path, result.source)
+            return (result.path, sourceLabel(result.source))
         }
         // Default when nothing exists: ~/.openclaw.
         #expect(resolve(nil, [:]) == (home + "/.openclaw", "default"))
         // Flag beats both env vars; OPENCLAW_STATE_DIR beats CLAWDBOT_STATE_DIR; blank values are ignored.
         let both = ["OPENCLAW_STATE_DIR": "/srv/a", "CLAWDBOT_STATE_DIR": "/srv/b"]
-        #expect(resolve("/srv/flag", both) == ("/srv/flag", "--state-dir"))
+        #expect(resolve("/srv/flag", both) == ("/srv/flag", "--state-directory"))
         #expect(resolve(nil, both) == ("/srv/a", "OPENCLAW_STATE_DIR"))
         #expect(resolve(nil, ["OPENCLAW_STATE_DIR": "  ", "CLAWDBOT_STATE_DIR": "/srv/b"]) == ("/srv/b", "CLAWDBOT_STATE_DIR"))
         // `~` expands to HOME; relative segments are normalised.
@@ -53,7 +53,7 @@ import Testing
         func resolve(_ flag: String?, _ env: [String: String]) -> (String, String) {
             let result = StatePaths.configPath(
                 flag: flag, stateDirectory: state, environment: Environment(env.merging(["HOME": dir.path]) { $1 }))
-            return (result.path, result.source)
+            return (result.path, sourceLabel(result.source))
         }
         #expect(resolve(nil, [:]) == (state + "/openclaw.json", "state dir"))
         dir.write("state/clawdbot.json", "{}")
@@ -63,7 +63,7 @@ import Testing
         let env = ["OPENCLAW_CONFIG_PATH": "/etc/a.json", "CLAWDBOT_CONFIG_PATH": "/etc/b.json"]
         #expect(resolve(nil, env) == ("/etc/a.json", "OPENCLAW_CONFIG_PATH"))
         #expect(resolve(nil, ["CLAWDBOT_CONFIG_PATH": "/etc/b.json"]) == ("/etc/b.json", "CLAWDBOT_CONFIG_PATH"))
-        #expect(resolve("~/flag.json", env) == (dir.path + "/flag.json", "--config"))
+        #expect(resolve("~/flag.json", env) == (dir.path + "/flag.json", "--config-path"))
     }
 
     @Test func environmentSnapshotMatchesTheProcess() {

@@ -169,12 +169,12 @@ let precedenceCases: [PrecedenceCase] = [
         let result = try Self.run(c, dir: dir)
         let fix = { (text: String) in text.replacingOccurrences(of: configFile, with: path) }
         #expect(result.choice.text == c.url)
-        #expect(result.choice.source == fix(c.urlSource))
+        #expect(sourceLabel(result.choice.source) == fix(c.urlSource))
         #expect((result.choice.override != nil) == c.isOverride)
         #expect(result.token?.value == c.token)
-        #expect(result.token?.source ?? "none" == fix(c.tokenSource))
+        #expect(sourceLabel(result.token?.source) == fix(c.tokenSource))
         #expect(result.password?.value == c.password)
-        #expect(result.password?.source ?? "none" == fix(c.passwordSource))
+        #expect(sourceLabel(result.password?.source) == fix(c.passwordSource))
     }
 
     @Test func remoteModeWithoutURLIsAnError() {
@@ -213,7 +213,7 @@ let precedenceCases: [PrecedenceCase] = [
                                options: ConnectionOptions(tokenFile: file), url: "", urlSource: "")
         let result = try Self.run(c, dir: dir)
         #expect(result.token?.value == "file-tok")
-        #expect(result.token?.source == "--token-file \(file)")
+        #expect(sourceLabel(result.token?.source) == "--token-file \(file)")
         let empty = dir.write("empty.txt", " \n")
         #expect(throws: ConfigError.tokenFileEmpty(path: empty)) {
             try Self.run(PrecedenceCase(name: "", options: ConnectionOptions(tokenFile: empty), url: "", urlSource: ""), dir: dir)
@@ -225,10 +225,10 @@ let precedenceCases: [PrecedenceCase] = [
 
     @Test func fingerprintsAcceptHexWithColonsAndPrefix() throws {
         let hex = String(repeating: "ab", count: 32)
-        #expect(try ConnectionResolver.parseFingerprint(hex, source: "s") == [UInt8](repeating: 0xab, count: 32))
+        #expect(try ConnectionResolver.parseFingerprint(hex, source: .none) == [UInt8](repeating: 0xab, count: 32))
         let colons = (0..<32).map { _ in "AB" }.joined(separator: ":")
-        #expect(try ConnectionResolver.parseFingerprint("sha256:" + colons, source: "s").count == 32)
-        #expect(throws: ConfigError.invalidTLSFingerprint(source: "s")) { try ConnectionResolver.parseFingerprint("abcd", source: "s") }
+        #expect(try ConnectionResolver.parseFingerprint("sha256:" + colons, source: .none).count == 32)
+        #expect(throws: ConfigError.invalidTLSFingerprint(source: .none)) { try ConnectionResolver.parseFingerprint("abcd", source: .none) }
     }
 
     @Test func plaintextPolicy() {

@@ -42,3 +42,10 @@ func permissionBits(_ path: String) -> Int? {
     guard stat(path, &info) == 0 else { return nil }
     return Int(info.st_mode & 0o777)
 }
+
+/// A setting's source in the words the CLI uses (`--token-file PATH`, `gateway.auth.token in PATH`).
+func sourceLabel(_ source: SettingSource?) -> String {
+    (source ?? .none).label { option in
+        "--" + String(describing: option).flatMap { $0.isUppercase ? "-" + $0.lowercased() : String($0) }
+    }
+}

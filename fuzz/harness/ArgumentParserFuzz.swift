@@ -19,7 +19,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                 } catch { fuzzFail("a validated value fails validation: --\(flag) \(value)") }
             }
         }
-        _ = invocation.integer("limit")
+        _ = invocation.options.history.limit
     } catch {
         if error.message.isEmpty { fuzzFail("empty usage error") }
     }

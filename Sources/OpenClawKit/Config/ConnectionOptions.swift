@@ -37,19 +37,19 @@ public struct ConnectionOptions: Sendable, Equatable {
 /// Where to connect and with what, plus where each piece came from (for messages to people).
 public struct ResolvedConnection: Sendable, Equatable {
     public var url: WebSocketURL
-    /// `--url`, `OPENCLAW_GATEWAY_URL`, `gateway.remote.url in PATH` or `local gateway (port from …)`.
-    public var urlSource: String
+    /// The url option, `OPENCLAW_GATEWAY_URL`, `gateway.remote.url` in the config, or the local gateway.
+    public var urlSource: SettingSource
     /// True when the URL came from `--url` or the environment rather than the config file. The official
     /// client never falls back to stored device tokens for such a URL unless credentials were given explicitly.
     public var urlIsOverride: Bool
     public var token: Secret?
-    /// `--token`, `--token-file PATH`, `OPENCLAW_GATEWAY_TOKEN`, `gateway.auth.token in PATH`, … or `none`.
-    public var tokenSource: String
+    /// The token or token-file option, `OPENCLAW_GATEWAY_TOKEN`, `gateway.auth.token`, … or `.none`.
+    public var tokenSource: SettingSource
     public var password: Secret?
-    public var passwordSource: String
+    public var passwordSource: SettingSource
     /// SHA-256 of the gateway's leaf certificate to pin, if any.
     public var tlsFingerprint: [UInt8]?
-    public var tlsFingerprintSource: String?
+    public var tlsFingerprintSource: SettingSource?
     public var caBundlePath: String?
     /// `gateway.auth.mode` from the config, if set (`token`, `password`, `none`, `trusted-proxy`).
     public var authMode: String?

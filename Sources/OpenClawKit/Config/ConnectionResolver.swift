@@ -31,15 +31,13 @@ public enum ConnectionResolver {
         options: ConnectionOptions, environment: Environment
     ) throws(ConfigError) -> ResolvedConnection {
         if options.token != nil && TextTrim.nonEmpty(options.tokenFile) != nil {
-            throw .conflictingOptions("--token and --token-file cannot be used together")
+            throw .conflictingOptions(.token, .tokenFile)
         }
         let stateDirectory = StatePaths.stateDirectory(flag: options.stateDirectory, environment: environment).path
         let configPath = StatePaths.configPath(
             flag: options.configPath, stateDirectory: stateDirectory, environment: environment
         ).path
         let config = try GatewayConfigFile.load(path: configPath)
-        let inFile = " in \(configPath)"
-
         let choice = try chooseURL(options: options, config: config, environment: environment)
         let (urlText, urlSource, isRemote) = (choice.text, choice.source, config.isRemoteMode)
         let cliURL: String? = choice.override == .cli ? choice.text : nil
@@ -57,21 +55,22 @@ public enum ConnectionResolver {
 
         // TLS pin.
         var fingerprint: [UInt8]? = nil
-        var fingerprintSource: String? = nil
+        var fingerprintSource: SettingSource? = nil
         if let text = TextTrim.nonEmpty(options.tlsFingerprint) {
-            fingerprint = try parseFingerprint(text, source: "--tls-fingerprint")
-            fingerprintSource = "--tls-fingerprint"
+            fingerprintSource = .option(.tlsFingerprint)
+            fingerprint = try parseFingerprint(text, source: .option(.tlsFingerprint))
         } else if isRemote && cliURL == nil,
                   let text = try config.string("gateway", "remote", "tlsFingerprint", environment: environment) {
-            fingerprintSource = "gateway.remote.tlsFingerprint" + inFile
-            fingerprint = try parseFingerprint(text, source: fingerprintSource ?? "")
+            let source = SettingSource.configKey("gateway.remote.tlsFingerprint", path: configPath)
+            fingerprintSource = source
+            fingerprint = try parseFingerprint(text, source: source)
         }
 
         return ResolvedConnection(
             url: url, urlSource: urlSource, urlIsOverride: choice.override != nil,
-            token: credentials.token.map { Secret($0.value) }, tokenSource: credentials.token?.source ?? "none",
+            token: credentials.token.map { Secret($0.value) }, tokenSource: credentials.token?.source ?? .none,
             password: credentials.password.map { Secret($0.value) },
-            passwordSource: credentials.password?.source ?? "none",
+            passwordSource: credentials.password?.source ?? .none,
             tlsFingerprint: fingerprint, tlsFingerprintSource: fingerprintSource,
             caBundlePath: TextTrim.nonEmpty(options.caBundlePath).map { StatePaths.expandUser($0, environment: environment) },
             authMode: try config.string("gateway", "auth", "mode", environment: environment),
@@ -82,7 +81,7 @@ public enum ConnectionResolver {
 
     struct URLChoice: Equatable {
         let text: String
-        let source: String
+        let source: SettingSource
         let override: URLOverride?
     }
 
@@ -91,29 +90,29 @@ public enum ConnectionResolver {
         options: ConnectionOptions, config: GatewayConfigFile, environment: Environment
     ) throws(ConfigError) -> URLChoice {
         if let cliURL = TextTrim.nonEmpty(options.url) {
-            return URLChoice(text: cliURL, source: "--url", override: .cli)
+            return URLChoice(text: cliURL, source: .option(.url), override: .cli)
         }
         if let (name, value) = environment.firstTrimmed("OPENCLAW_GATEWAY_URL", "CLAWDBOT_GATEWAY_URL") {
-            return URLChoice(text: value, source: name, override: .environment)
+            return URLChoice(text: value, source: .environment(name), override: .environment)
         }
         if config.isRemoteMode {
             guard let remoteURL = try config.string("gateway", "remote", "url", environment: environment) else {
                 throw .remoteURLMissing(path: config.path)
             }
-            return URLChoice(text: remoteURL, source: "gateway.remote.url in \(config.path)", override: nil)
+            return URLChoice(text: remoteURL, source: .configKey("gateway.remote.url", path: config.path), override: nil)
         }
         let (port, portSource) = try localPort(config: config, environment: environment)
         let tls = try config.bool("gateway", "tls", "enabled") ?? false
         return URLChoice(
-            text: "\(tls ? "wss" : "ws")://127.0.0.1:\(port)", source: "local gateway (port from \(portSource))",
+            text: "\(tls ? "wss" : "ws")://127.0.0.1:\(port)", source: .localGateway(port: portSource),
             override: nil)
     }
 
-    struct Found { let value: String; let source: String }
+    struct Found { let value: String; let source: SettingSource }
 
     /// One place a credential may come from; `read` runs only if every earlier place was empty.
     struct Candidate {
-        let source: String
+        let source: SettingSource
         let read: () throws(ConfigError) -> String?
     }
 
@@ -124,20 +123,20 @@ public enum ConnectionResolver {
         // Explicit flags win alone.
         var explicitToken: Found? = nil
         if let token = options.token, let value = TextTrim.nonEmpty(token.value) {
-            explicitToken = Found(value: value, source: "--token")
+            explicitToken = Found(value: value, source: .option(.token))
         } else if let file = TextTrim.nonEmpty(options.tokenFile) {
-            explicitToken = Found(value: try readTokenFile(file, environment: environment), source: "--token-file \(file)")
+            explicitToken = Found(value: try readTokenFile(file, environment: environment), source: .tokenFile(path: file))
         }
         let explicitPassword = options.password.flatMap { TextTrim.nonEmpty($0.value) }
-            .map { Found(value: $0, source: "--password") }
+            .map { Found(value: $0, source: .option(.password)) }
         if explicitToken != nil || explicitPassword != nil { return (explicitToken, explicitPassword) }
 
         let envToken = environment.firstTrimmed("OPENCLAW_GATEWAY_TOKEN", "CLAWDBOT_GATEWAY_TOKEN")
         let envPassword = environment.firstTrimmed("OPENCLAW_GATEWAY_PASSWORD", "CLAWDBOT_GATEWAY_PASSWORD")
-        let envTokenCandidate = Candidate(source: envToken?.name ?? "") { () throws(ConfigError) -> String? in
+        let envTokenCandidate = Candidate(source: .environment(envToken?.name ?? "")) { () throws(ConfigError) -> String? in
             envToken?.value
         }
-        let envPasswordCandidate = Candidate(source: envPassword?.name ?? "") { () throws(ConfigError) -> String? in
+        let envPasswordCandidate = Candidate(source: .environment(envPassword?.name ?? "")) { () throws(ConfigError) -> String? in
             envPassword?.value
         }
 
@@ -154,9 +153,8 @@ public enum ConnectionResolver {
         let authPassword = try config.secretInput("gateway", "auth", "password")
         let remoteToken = try config.secretInput("gateway", "remote", "token")
         let remotePassword = try config.secretInput("gateway", "remote", "password")
-        let inFile = " in \(config.path)"
         func fromConfig(_ input: SecretInput, _ key: String, placeholderIsUnset: Bool = false) -> Candidate {
-            Candidate(source: key + inFile) { () throws(ConfigError) -> String? in
+            Candidate(source: .configKey(key, path: config.path)) { () throws(ConfigError) -> String? in
                 let value = try config.resolve(input, key: key, environment: environment)
                 return placeholderIsUnset && value == placeholderToken ? nil : value
             }
@@ -175,7 +173,7 @@ public enum ConnectionResolver {
             ]
         } else {
             tokenChain = [
-                Candidate(source: envToken?.name ?? "") { () throws(ConfigError) -> String? in
+                Candidate(source: .environment(envToken?.name ?? "")) { () throws(ConfigError) -> String? in
                     envToken?.value == placeholderToken ? nil : envToken?.value
                 },
                 authToken != .absent
@@ -220,13 +218,13 @@ public enum ConnectionResolver {
         return try first(chain, deferred: &unused)
     }
 
-    static func localPort(config: GatewayConfigFile, environment: Environment) throws(ConfigError) -> (Int, String) {
+    static func localPort(config: GatewayConfigFile, environment: Environment) throws(ConfigError) -> (Int, SettingSource) {
         if let (name, raw) = environment.firstTrimmed("OPENCLAW_GATEWAY_PORT", "CLAWDBOT_GATEWAY_PORT"),
            let port = leadingInteger(raw), port > 0, port <= 65535 {
-            return (port, name)
+            return (port, .environment(name))
         }
-        if let port = try config.port("gateway", "port") { return (port, "gateway.port in \(config.path)") }
-        return (defaultPort, "default")
+        if let port = try config.port("gateway", "port") { return (port, .configKey("gateway.port", path: config.path)) }
+        return (defaultPort, .builtInDefault)
     }
 
     /// `Number.parseInt(text, 10)`: optional sign, then the leading decimal digits.
@@ -257,7 +255,7 @@ public enum ConnectionResolver {
     }
 
     /// 32 bytes from hex, with optional `:` separators and an optional `sha256:` prefix.
-    static func parseFingerprint(_ text: String, source: String) throws(ConfigError) -> [UInt8] {
+    static func parseFingerprint(_ text: String, source: SettingSource) throws(ConfigError) -> [UInt8] {
         var body = TextTrim.trimmed(text)
         if body.lowercased().hasPrefix("sha256:") { body = String(body.dropFirst(7)) }
         if body.lowercased().hasPrefix("sha-256:") { body = String(body.dropFirst(8)) }

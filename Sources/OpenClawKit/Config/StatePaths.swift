@@ -41,37 +41,37 @@ public enum StatePaths {
     }
 
     /// The state directory and a label saying where it came from.
-    public static func stateDirectory(flag: String?, environment: Environment) -> (path: String, source: String) {
+    public static func stateDirectory(flag: String?, environment: Environment) -> (path: String, source: SettingSource) {
         if let flag = TextTrim.nonEmpty(flag) {
-            return (expandUser(flag, environment: environment), "--state-dir")
+            return (expandUser(flag, environment: environment), .option(.stateDirectory))
         }
         if let (name, value) = environment.firstTrimmed("OPENCLAW_STATE_DIR", "CLAWDBOT_STATE_DIR") {
-            return (expandUser(value, environment: environment), name)
+            return (expandUser(value, environment: environment), .environment(name))
         }
         let home = homeDirectory(environment: environment)
         let current = Paths.join(home, stateDirectoryName)
-        if FileSystem.exists(current) { return (current, "default") }
+        if FileSystem.exists(current) { return (current, .builtInDefault) }
         for name in legacyStateDirectoryNames {
             let legacy = Paths.join(home, name)
-            if FileSystem.exists(legacy) { return (legacy, "legacy default") }
+            if FileSystem.exists(legacy) { return (legacy, .legacyDefault) }
         }
-        return (current, "default")
+        return (current, .builtInDefault)
     }
 
     /// The config file path and a label saying where it came from.
     public static func configPath(
         flag: String?, stateDirectory: String, environment: Environment
-    ) -> (path: String, source: String) {
+    ) -> (path: String, source: SettingSource) {
         if let flag = TextTrim.nonEmpty(flag) {
-            return (expandUser(flag, environment: environment), "--config")
+            return (expandUser(flag, environment: environment), .option(.configPath))
         }
         if let (name, value) = environment.firstTrimmed("OPENCLAW_CONFIG_PATH", "CLAWDBOT_CONFIG_PATH") {
-            return (expandUser(value, environment: environment), name)
+            return (expandUser(value, environment: environment), .environment(name))
         }
         for name in [configFileName] + legacyConfigFileNames {
             let candidate = Paths.join(stateDirectory, name)
-            if FileSystem.exists(candidate) { return (candidate, "state dir") }
+            if FileSystem.exists(candidate) { return (candidate, .stateDirectory) }
         }
-        return (Paths.join(stateDirectory, configFileName), "state dir")
+        return (Paths.join(stateDirectory, configFileName), .stateDirectory)
     }
 }

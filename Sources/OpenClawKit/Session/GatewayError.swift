@@ -1,14 +1,19 @@
-/// Every way a gateway command can fail, grouped as the exit statuses of cli.md are.
-/// Descriptions are one line for people and never contain a secret.
-public enum GatewayError: Error, Sendable, CustomStringConvertible {
-    /// The socket, TLS or WebSocket upgrade failed (exit 3).
+/// Every way a gateway command can fail, grouped as the CLI's exit statuses are. Cases carry
+/// reasons, not sentences: the caller words them (the CLI: `FailureMessages`). Text carried in a
+/// case describes what happened and never contains a secret.
+public enum GatewayError: Error, Sendable {
+    /// The socket or the WebSocket upgrade failed (exit 3).
     case cannotConnect(String)
+    /// The gateway's TLS certificate was not trusted (exit 3); `nameMismatch` when it is for another host.
+    case certificateRejected(host: String, detail: String, nameMismatch: Bool)
     /// An established connection ended (exit 3).
     case connectionLost(String, closeCode: UInt16?)
     /// Authentication or pairing failed; retrying will not help until someone acts (exit 4).
-    case authenticationFailed(String, ErrorShape?)
-    /// A deadline passed (exit 5).
+    case authenticationFailed(AuthFailure, ErrorShape?)
+    /// A deadline passed (exit 5); the text says what was being waited for.
     case timedOut(String)
+    /// The connect limit passed during the socket, TLS or protocol handshake (exit 5).
+    case handshakeTimedOut(url: String, waitingFor: String?, limitSeconds: Double)
     /// The gateway broke the protocol or speaks an unsupported version (exit 6).
     case protocolError(String)
     /// The gateway is starting or asked us to come back later (exit 3, retryable).
@@ -16,21 +21,29 @@ public enum GatewayError: Error, Sendable, CustomStringConvertible {
     /// A request the gateway would refuse before reading it, e.g. larger than `policy.maxPayload` (exit 2).
     case invalidRequest(String)
 
-    public var description: String {
-        switch self {
-        case .cannotConnect(let m), .authenticationFailed(let m, _), .timedOut(let m), .protocolError(let m),
-             .invalidRequest(let m):
-            return m
-        case .connectionLost(let m, _), .unavailable(let m, _):
-            return m
-        }
-    }
-
     /// Whether a reconnecting client (`watch`) should try again.
     public var isRetryable: Bool {
         switch self {
-        case .cannotConnect, .connectionLost, .timedOut, .unavailable: return true
-        case .authenticationFailed, .protocolError, .invalidRequest: return false
+        case .cannotConnect, .connectionLost, .timedOut, .handshakeTimedOut, .unavailable: return true
+        case .certificateRejected, .authenticationFailed, .protocolError, .invalidRequest: return false
         }
     }
+}
+
+/// Why the gateway refused to let us in, as its error codes say (docs/protocol.md §3.5).
+public enum AuthFailure: Sendable, Equatable {
+    case deviceIdentityRequired
+    case pairingRequired(requestId: String?, reason: String?)
+    case tokenMissing
+    /// `source` is where the refused token came from; nil when it was the stored device token.
+    case tokenMismatch(source: SettingSource?)
+    case deviceTokenMismatch
+    case passwordMissing
+    case passwordMismatch(source: SettingSource?)
+    case rateLimited(retryAfterMs: Int64?)
+    case scopeMismatch
+    /// Any other refusal, with the gateway's message.
+    case refused(message: String)
+    /// Our own device key could not sign the proof.
+    case cannotSign(String)
 }

@@ -109,6 +109,8 @@ public final class GatewaySession {
             switch transport {
             case .timedOut(let what): return .timedOut("timed out \(what)")
             case .closed(let what): return .connectionLost("connection lost: \(what)", closeCode: nil)
+            case .certificateRejected(let host, let detail, let nameMismatch):
+                return .certificateRejected(host: host, detail: detail, nameMismatch: nameMismatch)
             case .resolve, .connect, .tls, .io: return .cannotConnect(transport.description)
             }
         }

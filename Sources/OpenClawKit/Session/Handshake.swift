@@ -1,6 +1,6 @@
 import Glibc
 
-/// One attempt at the connect handshake (protocol.md §3): socket and upgrade, wait for
+/// One attempt at the connect handshake (docs/protocol.md §3): socket and upgrade, wait for
 /// `connect.challenge`, send a signed `connect`, read `hello-ok`.
 struct Handshake {
     let options: SessionOptions
@@ -17,7 +17,7 @@ struct Handshake {
             socket = try WebSocketConnection.connect(url: options.url, tls: tlsOptions, deadline: deadline)
         } catch {
             if case .transport(.timedOut) = error {
-                throw .timedOut("timed out connecting to \(options.url) (--connect-timeout \(formatSeconds(options.connectTimeout)))")
+                throw .handshakeTimedOut(url: "\(options.url)", waitingFor: nil, limitSeconds: options.connectTimeout)
             }
             throw GatewaySession.map(error)
         }
@@ -81,7 +81,7 @@ struct Handshake {
     private func readDuringHandshake(_ socket: WebSocketConnection, deadline: Deadline, waitingFor what: String) throws(GatewayError) -> GatewayFrame {
         do throws(GatewayError) {
             guard let frame = try GatewaySession.read(from: socket, tracer: options.tracer, deadline: deadline) else {
-                throw GatewayError.timedOut("timed out waiting for \(what) from \(options.url) (--connect-timeout \(formatSeconds(options.connectTimeout)))")
+                throw GatewayError.handshakeTimedOut(url: "\(options.url)", waitingFor: what, limitSeconds: options.connectTimeout)
             }
             return frame
         } catch {
@@ -109,7 +109,7 @@ struct Handshake {
                                        scopes: options.scopes, signedAtMs: signedAt, token: token ?? "", nonce: nonce)
             let signature: String
             do { signature = try identity.signature(payload: payload) } catch {
-                throw .authenticationFailed("cannot sign the device proof: \(error)", nil)
+                throw .authenticationFailed(.cannotSign("\(error)"), nil)
             }
             proof = .init(id: identity.deviceId, publicKey: identity.publicKeyBase64URL, signature: signature,
                           signedAt: signedAt, nonce: nonce)

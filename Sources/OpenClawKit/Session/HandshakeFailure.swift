@@ -1,6 +1,6 @@
-/// Turns a rejected `connect` into one actionable line and the right error class.
+/// Turns a rejected `connect` into a typed reason and the right error class.
 enum HandshakeFailure {
-    static func error(for shape: ErrorShape, tokenSource: String?, passwordSource: String?, usedStoredDeviceToken: Bool) -> GatewayError {
+    static func error(for shape: ErrorShape, tokenSource: SettingSource?, passwordSource: SettingSource?, usedStoredDeviceToken: Bool) -> GatewayError {
         let detail = shape.detailsCode ?? ""
         let message = shape.message
         if detail == "PROTOCOL_MISMATCH" || message.hasPrefix("protocol mismatch") {
@@ -9,42 +9,37 @@ enum HandshakeFailure {
         }
         if shape.code == "NOT_PAIRED" || detail == "PAIRING_REQUIRED" || message.hasPrefix("pairing required") {
             if detail == "DEVICE_IDENTITY_REQUIRED" || message.contains("device identity required") {
-                return .authenticationFailed("the gateway requires a device identity: drop --no-device", shape)
+                return .authenticationFailed(.deviceIdentityRequired, shape)
             }
-            let request = shape.details?["requestId"]?.stringValue
-            let approve = request.map { "; approve it on the gateway host with: openclaw devices approve \($0)" }
-                ?? "; approve it on the gateway host with: openclaw devices list, then openclaw devices approve REQUEST_ID"
-            let reason = shape.details?["reason"]?.stringValue.map { " (\($0))" } ?? ""
-            return .authenticationFailed("pairing required: this device is not approved yet\(reason)\(approve)", shape)
+            let reason = AuthFailure.pairingRequired(requestId: shape.details?["requestId"]?.stringValue,
+                                                     reason: shape.details?["reason"]?.stringValue)
+            return .authenticationFailed(reason, shape)
         }
         if shape.code == "UNAVAILABLE" || shape.isRetryable && !detail.hasPrefix("AUTH_") {
             return .unavailable("gateway unavailable: \(message)", retryAfterMs: shape.retryAfterMs)
         }
-        let from = { (source: String?) in source.map { " (from \($0))" } ?? "" }
         switch detail {
         case "AUTH_TOKEN_MISSING":
-            return .authenticationFailed("the gateway requires a token: pass --token or --token-file, or set OPENCLAW_GATEWAY_TOKEN", shape)
+            return .authenticationFailed(.tokenMissing, shape)
         case "AUTH_TOKEN_MISMATCH":
-            let which = usedStoredDeviceToken ? " (the stored device token)" : from(tokenSource)
-            return .authenticationFailed("the gateway refused the token\(which): check it against gateway.auth.token on the gateway host", shape)
+            return .authenticationFailed(.tokenMismatch(source: usedStoredDeviceToken ? nil : tokenSource), shape)
         case "AUTH_DEVICE_TOKEN_MISMATCH":
-            return .authenticationFailed("the gateway refused this device's stored token: it was rotated or revoked; pass the shared token with --token to get a new one", shape)
+            return .authenticationFailed(.deviceTokenMismatch, shape)
         case "AUTH_PASSWORD_MISSING":
-            return .authenticationFailed("the gateway requires a password: pass --password or set OPENCLAW_GATEWAY_PASSWORD", shape)
+            return .authenticationFailed(.passwordMissing, shape)
         case "AUTH_PASSWORD_MISMATCH":
-            return .authenticationFailed("the gateway refused the password\(from(passwordSource))", shape)
+            return .authenticationFailed(.passwordMismatch(source: passwordSource), shape)
         case "AUTH_RATE_LIMITED":
-            let wait = shape.retryAfterMs.map { "; retry in \(($0 + 999) / 1000) s" } ?? ""
-            return .authenticationFailed("too many failed authentication attempts\(wait)", shape)
+            return .authenticationFailed(.rateLimited(retryAfterMs: shape.retryAfterMs), shape)
         case "AUTH_SCOPE_MISMATCH":
-            return .authenticationFailed("the device token does not cover the requested scopes: re-pair the device or request fewer --scope", shape)
+            return .authenticationFailed(.scopeMismatch, shape)
         case "DEVICE_IDENTITY_REQUIRED":
-            return .authenticationFailed("the gateway requires a device identity: drop --no-device", shape)
+            return .authenticationFailed(.deviceIdentityRequired, shape)
         default:
             break
         }
         if detail.hasPrefix("AUTH_") || detail.hasPrefix("DEVICE_AUTH_") || message.hasPrefix("unauthorized") || message.hasPrefix("device ") {
-            return .authenticationFailed("authentication failed: \(message)", shape)
+            return .authenticationFailed(.refused(message: message), shape)
         }
         return .protocolError("the gateway rejected the connect request: \(shape.code): \(message)")
     }

@@ -5,9 +5,9 @@ public struct SessionOptions: Sendable {
     public var tls: TLSClientOptions?
     public var token: String?
     /// Where the token came from, for error messages (`--token`, `OPENCLAW_GATEWAY_TOKEN`, …).
-    public var tokenSource: String?
+    public var tokenSource: SettingSource?
     public var password: String?
-    public var passwordSource: String?
+    public var passwordSource: SettingSource?
     /// nil connects without a device identity (`--no-device`).
     public var identity: DeviceIdentity?
     /// Where device tokens are kept; nil to neither read nor store them.

@@ -8,8 +8,10 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
     case timedOut(String)
     /// The peer closed the stream (EOF where more was needed, reset, EPIPE).
     case closed(String)
-    /// TLS failed: handshake, certificate verification, hostname or fingerprint mismatch.
+    /// TLS failed: handshake, hostname or fingerprint mismatch.
     case tls(String)
+    /// The certificate chain did not verify; `nameMismatch` when it is valid but for another name.
+    case certificateRejected(host: String, detail: String, nameMismatch: Bool)
     /// Any other system call failure.
     case io(String)
 
@@ -20,6 +22,7 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
         case .timedOut(let what): return "timed out \(what)"
         case .closed(let what): return "connection closed: \(what)"
         case .tls(let what): return "TLS: \(what)"
+        case .certificateRejected(let host, let detail, _): return "TLS: certificate verify failed for \(host): \(detail)"
         case .io(let what): return what
         }
     }

@@ -31,6 +31,11 @@ public struct Deadline: Sendable, Comparable {
         return ms > UInt64(Int32.max) ? Int32.max : Int32(ms)
     }
 
+    /// The deadline as an absolute CLOCK_MONOTONIC time for `pthread_cond_timedwait`; nil for never.
+    var monotonicTimespec: timespec? {
+        isNever ? nil : timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+    }
+
     public static func < (a: Deadline, b: Deadline) -> Bool { a.nanoseconds < b.nanoseconds }
 }
 

@@ -128,10 +128,8 @@ public final class TLSStream: ByteStream, @unchecked Sendable {
             let result = lock.withLock { SSL_get_verify_result(ssl) }
             if result != Int(X509_V_OK) {
                 let text = X509_verify_cert_error_string(result).map { String(cString: $0) } ?? "error \(result)"
-                if result == Int(X509_V_ERR_HOSTNAME_MISMATCH) || result == Int(X509_V_ERR_IP_ADDRESS_MISMATCH) {
-                    throw .tls("certificate verify failed for \(host): \(text): the certificate is for another name (use --tls-fingerprint to pin it)")
-                }
-                throw .tls("certificate verify failed for \(host): \(text) (use --cacert or --tls-fingerprint)")
+                let nameMismatch = result == Int(X509_V_ERR_HOSTNAME_MISMATCH) || result == Int(X509_V_ERR_IP_ADDRESS_MISMATCH)
+                throw .certificateRejected(host: host, detail: text, nameMismatch: nameMismatch)
             }
             switch error {
             case .tls(let reason): throw .tls("handshake with \(host) failed: \(reason)")

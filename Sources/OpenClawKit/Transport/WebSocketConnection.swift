@@ -254,6 +254,7 @@ public final class WebSocketConnection: @unchecked Sendable {
             if terminal == nil { terminal = error }
             return terminal ?? error
         }
+        stateLock.broadcast()
         stream.close()
         return first
     }
@@ -301,9 +302,7 @@ public final class WebSocketConnection: @unchecked Sendable {
         } else {
             // Another thread is receiving: it will see the peer's close frame and end the connection
             // with it (after `closeReceived` it still replies, so wait for the end itself).
-            while stateLock.withLock({ terminal == nil }) && !briefly.hasPassed {
-                usleep(2_000)
-            }
+            _ = stateLock.wait(until: { terminal != nil }, deadline: briefly)
         }
         _ = finish(.transport(.closed("the connection was closed locally")))
     }

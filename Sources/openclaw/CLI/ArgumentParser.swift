@@ -1,18 +1,14 @@
 import OpenClawKit
 
-/// The result of parsing the command line: which command, its flag values and positionals.
+/// The result of parsing the command line: which command, its typed options and positionals.
 struct Invocation {
     var command: CommandSpec
-    /// Values by long flag name, in the order given; a switch is recorded as "".
-    var values: [String: [String]] = [:]
+    /// What commands read: later flags override earlier ones, repeatable ones accumulate.
+    var options = Options()
     var positionals: [String] = []
-
-    func has(_ flag: String) -> Bool { values[flag] != nil }
-    /// The last value given (later flags override earlier ones).
-    func string(_ flag: String) -> String? { values[flag]?.last }
-    func strings(_ flag: String) -> [String] { values[flag] ?? [] }
-    func integer(_ flag: String) -> Int? { string(flag).flatMap { Int($0) } }
-    func seconds(_ flag: String) -> Double? { string(flag).flatMap { Double($0) } }
+    /// The validated values as spelled, by long flag name ("" for a switch): what the parser's
+    /// table tests and the fuzzer check. Commands never read these.
+    var values: [String: [String]] = [:]
 }
 
 /// openclaw's hand-written parser, driven by `CommandTable`.
@@ -28,7 +24,9 @@ enum ArgumentParser {
         var commandSeen = false
 
         func record(_ flag: FlagSpec, _ value: String) throws(UsageError) {
-            invocation.values[flag.long, default: []].append(try validate(value, for: flag))
+            let canonical = try validate(value, for: flag)
+            flag.apply(canonical, to: &invocation.options)
+            invocation.values[flag.long, default: []].append(canonical)
         }
 
         while index < arguments.count {

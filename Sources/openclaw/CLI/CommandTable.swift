@@ -2,7 +2,7 @@
 /// scripts and the man page are all generated from these tables.
 
 /// What a flag's value is, for parsing, help and completion.
-enum ValueKind: Equatable {
+enum ValueKind: Equatable, Sendable {
     /// A switch: present or not.
     case none
     case text
@@ -15,72 +15,117 @@ enum ValueKind: Equatable {
     case directory
 }
 
-struct FlagSpec {
+/// Where a flag's validated value lands in `Options`. A key path, so a renamed field is a compile error.
+enum FlagBinding: @unchecked Sendable {
+    case toggle(WritableKeyPath<Options, Bool>)
+    case text(WritableKeyPath<Options, String?>)
+    /// A repeatable flag: each value is appended.
+    case texts(WritableKeyPath<Options, [String]>)
+    case integer(WritableKeyPath<Options, Int?>)
+    case seconds(WritableKeyPath<Options, Double?>)
+    case format(WritableKeyPath<Options, OutputFormat>)
+}
+
+struct FlagSpec: Sendable {
     let long: String
     var short: Character? = nil
     var value: ValueKind = .none
     /// The value's name in help (`--limit N`).
     var placeholder: String = ""
-    var repeatable = false
     /// Environment variables consulted when the flag is absent (documentation; resolution is elsewhere).
     var environment: [String] = []
     let help: String
+    let binding: FlagBinding
 
     var takesValue: Bool { value != .none }
+    /// Completion offers the gateway's session keys for this flag.
+    var isSessionKey: Bool { if case .text(\Options.global.session) = binding { return true } else { return false } }
+    var repeatable: Bool { if case .texts = binding { return true } else { return false } }
     /// `-s, --session KEY`
     var signature: String {
         let name = (short.map { "-\($0), " } ?? "") + "--\(long)"
         return takesValue ? "\(name) \(placeholder)" : name
     }
+
+    /// Stores a value that `ArgumentParser.validate` accepted (canonical text; "" for a switch).
+    func apply(_ value: String, to options: inout Options) {
+        switch binding {
+        case .toggle(let field): options[keyPath: field] = true
+        case .text(let field): options[keyPath: field] = value
+        case .texts(let field): options[keyPath: field].append(value)
+        case .integer(let field): options[keyPath: field] = Int(value)
+        case .seconds(let field): options[keyPath: field] = Double(value)
+        case .format(let field): options[keyPath: field] = OutputFormat(rawValue: value) ?? .ndjson
+        }
+    }
 }
 
-struct CommandSpec {
+/// What a command does with its positional arguments, for the parser and the completion scripts.
+enum Positionals: Sendable {
+    case none
+    /// Free words (`send`'s message).
+    case message
+    /// `METHOD [PARAMS]`.
+    case methodAndParams
+    /// One of the completion shells.
+    case shell
+    /// A command name (`help COMMAND`).
+    case command
+}
+
+struct CommandSpec: Sendable {
+    typealias Handler = @Sendable (CommandContext) throws -> Void
+
     let name: String
     /// Positional arguments as shown in the synopsis (`[MESSAGE...]`).
     var arguments: String = ""
+    var positionals: Positionals = .none
     let summary: String
     /// Longer text for `help COMMAND` and the man page.
     var details: String = ""
     var flags: [FlagSpec] = []
+    /// `--timeout` when not given; 0 = none.
+    var defaultTimeout: Double = 30
     /// Not listed in help or completions (internal generators).
     var hidden = false
+    let run: Handler
 }
 
 enum CommandTable {
     static let globalFlags: [FlagSpec] = [
         FlagSpec(long: "url", short: "u", value: .text, placeholder: "URL",
                  environment: ["OPENCLAW_GATEWAY_URL", "CLAWDBOT_GATEWAY_URL"],
-                 help: "gateway URL, ws:// or wss://"),
+                 help: "gateway URL, ws:// or wss://", binding: .text(\.global.url)),
         FlagSpec(long: "token", short: "t", value: .text, placeholder: "TOKEN",
                  environment: ["OPENCLAW_GATEWAY_TOKEN", "CLAWDBOT_GATEWAY_TOKEN"],
-                 help: "shared gateway token"),
+                 help: "shared gateway token", binding: .text(\.global.token)),
         FlagSpec(long: "token-file", value: .file, placeholder: "PATH",
-                 help: "read the token from a file (- = stdin); keeps it out of ps"),
+                 help: "read the token from a file (- = stdin); keeps it out of ps", binding: .text(\.global.tokenFile)),
         FlagSpec(long: "password", value: .text, placeholder: "PASSWORD",
-                 environment: ["OPENCLAW_GATEWAY_PASSWORD"], help: "gateway password"),
+                 environment: ["OPENCLAW_GATEWAY_PASSWORD"], help: "gateway password", binding: .text(\.global.password)),
         FlagSpec(long: "session", short: "s", value: .text, placeholder: "KEY",
-                 help: "session key (default main; for watch: only this session's events)"),
+                 help: "session key (default main; for watch: only this session's events)", binding: .text(\.global.session)),
         FlagSpec(long: "timeout", value: .seconds(0...31_536_000), placeholder: "SECONDS",
-                 help: "limit for the whole command, 0 = none (default: none for watch, 600 for send, 30 otherwise)"),
+                 help: "limit for the whole command, 0 = none (default: none for watch, 600 for send, 30 otherwise)", binding: .seconds(\.global.timeout)),
         FlagSpec(long: "connect-timeout", value: .seconds(0.001...3600), placeholder: "SECONDS",
-                 help: "limit for socket, TLS and handshake (default 10)"),
-        FlagSpec(long: "output", short: "o", value: .choice(["ndjson", "text"]), placeholder: "FORMAT",
-                 help: "output format: ndjson (default) or text"),
-        FlagSpec(long: "raw", help: "also print the handshake frames and every other frame received (ndjson only)"),
-        FlagSpec(long: "trace", help: "write every frame sent and received to stderr as NDJSON, secrets redacted"),
-        FlagSpec(long: "quiet", short: "q", help: "no diagnostics on stderr except the final error"),
+                 help: "limit for socket, TLS and handshake (default 10)", binding: .seconds(\.global.connectTimeout)),
+        FlagSpec(long: "output", short: "o", value: .choice(OutputFormat.allCases.map(\.rawValue)), placeholder: "FORMAT",
+                 help: "output format: ndjson (default) or text", binding: .format(\.global.output)),
+        FlagSpec(long: "raw", help: "also print the handshake frames and every other frame received (ndjson only)", binding: .toggle(\.global.raw)),
+        FlagSpec(long: "trace", help: "write every frame sent and received to stderr as NDJSON, secrets redacted", binding: .toggle(\.global.trace)),
+        FlagSpec(long: "quiet", short: "q", help: "no diagnostics on stderr except the final error", binding: .toggle(\.global.quiet)),
         FlagSpec(long: "state-dir", value: .directory, placeholder: "DIR", environment: ["OPENCLAW_STATE_DIR"],
-                 help: "OpenClaw state directory (default ~/.openclaw)"),
+                 help: "OpenClaw state directory (default ~/.openclaw)", binding: .text(\.global.stateDirectory)),
         FlagSpec(long: "config", value: .file, placeholder: "PATH", environment: ["OPENCLAW_CONFIG_PATH"],
-                 help: "OpenClaw config file, JSON5 (default <state>/openclaw.json)"),
-        FlagSpec(long: "no-device", help: "connect without a device identity (token only; the gateway may grant no scopes)"),
-        FlagSpec(long: "scope", value: .text, placeholder: "SCOPE", repeatable: true,
-                 help: "request this operator scope (repeatable; default operator.read and operator.write)"),
+                 help: "OpenClaw config file, JSON5 (default <state>/openclaw.json)", binding: .text(\.global.config)),
+        FlagSpec(long: "no-device", help: "connect without a device identity (token only; the gateway may grant no scopes)", binding: .toggle(\.global.noDevice)),
+        FlagSpec(long: "scope", value: .text, placeholder: "SCOPE",
+                 help: "request this operator scope (repeatable; default operator.read and operator.write)", binding: .texts(\.global.scopes)),
         FlagSpec(long: "tls-fingerprint", value: .text, placeholder: "SHA256",
-                 help: "pin the gateway certificate by its SHA-256 fingerprint"),
-        FlagSpec(long: "cacert", value: .file, placeholder: "PATH", help: "trust this PEM CA bundle for wss://"),
-        FlagSpec(long: "help", short: "h", help: "show help"),
-        FlagSpec(long: "version", short: "V", help: "print the version"),
+                 help: "pin the gateway certificate by its SHA-256 fingerprint", binding: .text(\.global.tlsFingerprint)),
+        FlagSpec(long: "cacert", value: .file, placeholder: "PATH", help: "trust this PEM CA bundle for wss://", binding: .text(\.global.caBundle)),
+        FlagSpec(long: "help", short: "h", help: "show help", binding: .toggle(\.global.help)),
+        FlagSpec(long: "version", short: "V", help: "print the version", binding: .toggle(\.global.version)),
     ]
 
     static let commands: [CommandSpec] = [
@@ -89,59 +134,68 @@ enum CommandTable {
             details: "Calls chat.history for the session. ndjson prints the res frame; text prints one line per message as `role: text`.",
             flags: [
                 FlagSpec(long: "limit", short: "n", value: .integer(1...1000), placeholder: "N",
-                         help: "the last N messages (1-1000, default 200)"),
-            ]),
+                         help: "the last N messages (1-1000, default 200)", binding: .integer(\.history.limit)),
+            ],
+            run: HistoryCommand.run),
         CommandSpec(
-            name: "send", arguments: "[MESSAGE...]", summary: "send a message and stream the reply",
+            name: "send", arguments: "[MESSAGE...]", positionals: .message, summary: "send a message and stream the reply",
             details: "The message is the arguments joined by spaces; `-`, or no argument with stdin not a terminal, reads stdin. ndjson prints the chat.send res frame and then every chat event of the run until it ends; text streams the reply. SIGINT/SIGTERM abort the run first.",
             flags: [
-                FlagSpec(long: "file", short: "f", value: .file, placeholder: "PATH", help: "read the message from a file"),
-                FlagSpec(long: "thinking", value: .text, placeholder: "LEVEL", help: "thinking level for this turn (e.g. low, high)"),
-                FlagSpec(long: "deliver", help: "also deliver the reply to the session's last external channel"),
-                FlagSpec(long: "attach", value: .file, placeholder: "PATH", repeatable: true,
-                         help: "attach a file (repeatable; sent base64 with its MIME type)"),
+                FlagSpec(long: "file", short: "f", value: .file, placeholder: "PATH", help: "read the message from a file", binding: .text(\.send.file)),
+                FlagSpec(long: "thinking", value: .text, placeholder: "LEVEL", help: "thinking level for this turn (e.g. low, high)", binding: .text(\.send.thinking)),
+                FlagSpec(long: "deliver", help: "also deliver the reply to the session's last external channel", binding: .toggle(\.send.deliver)),
+                FlagSpec(long: "attach", value: .file, placeholder: "PATH",
+                         help: "attach a file (repeatable; sent base64 with its MIME type)", binding: .texts(\.send.attachments)),
                 FlagSpec(long: "idempotency-key", value: .text, placeholder: "KEY",
-                         help: "idempotency key and run id (default: a fresh UUID); a stable key makes retries safe"),
-                FlagSpec(long: "no-wait", help: "print the ack and exit without waiting for the reply"),
-                FlagSpec(long: "agent-events", help: "also print the run's agent events"),
-            ]),
+                         help: "idempotency key and run id (default: a fresh UUID); a stable key makes retries safe", binding: .text(\.send.idempotencyKey)),
+                FlagSpec(long: "no-wait", help: "print the ack and exit without waiting for the reply", binding: .toggle(\.send.noWait)),
+                FlagSpec(long: "agent-events", help: "also print the run's agent events", binding: .toggle(\.send.agentEvents)),
+            ],
+            defaultTimeout: 600,
+            run: SendCommand.run),
         CommandSpec(
             name: "abort", summary: "abort the session's active run(s)",
             details: "Calls chat.abort; without --run it aborts every active run of the session.",
             flags: [
-                FlagSpec(long: "run", value: .text, placeholder: "ID", help: "abort only this run"),
-            ]),
+                FlagSpec(long: "run", value: .text, placeholder: "ID", help: "abort only this run", binding: .text(\.abort.run)),
+            ],
+            run: AbortCommand.run),
         CommandSpec(
             name: "watch", summary: "stream gateway events until stopped",
             details: "Prints every event frame except tick, reconnecting with backoff when the link drops. Reconnects and sequence gaps are reported on stderr.",
             flags: [
-                FlagSpec(long: "event", short: "e", value: .text, placeholder: "NAME", repeatable: true,
-                         help: "only events with this name (repeatable; '*' for all, including tick)"),
-                FlagSpec(long: "run", value: .text, placeholder: "ID", help: "only chat/agent events of this run"),
-                FlagSpec(long: "count", value: .integer(1...Int.max), placeholder: "N", help: "exit after N printed events"),
-                FlagSpec(long: "until-final", help: "exit after the first run that ends (final, aborted or error)"),
+                FlagSpec(long: "event", short: "e", value: .text, placeholder: "NAME",
+                         help: "only events with this name (repeatable; '*' for all, including tick)", binding: .texts(\.watch.events)),
+                FlagSpec(long: "run", value: .text, placeholder: "ID", help: "only chat/agent events of this run", binding: .text(\.watch.run)),
+                FlagSpec(long: "count", value: .integer(1...Int.max), placeholder: "N", help: "exit after N printed events", binding: .integer(\.watch.count)),
+                FlagSpec(long: "until-final", help: "exit after the first run that ends (final, aborted or error)", binding: .toggle(\.watch.untilFinal)),
                 FlagSpec(long: "max-retries", value: .integer(0...Int.max), placeholder: "N",
-                         help: "give up after N failed reconnects in a row (default unlimited)"),
-                FlagSpec(long: "no-reconnect", help: "exit 3 when the connection drops instead of reconnecting"),
+                         help: "give up after N failed reconnects in a row (default unlimited)", binding: .integer(\.watch.maxRetries)),
+                FlagSpec(long: "no-reconnect", help: "exit 3 when the connection drops instead of reconnecting", binding: .toggle(\.watch.noReconnect)),
                 FlagSpec(long: "backoff-base", value: .seconds(0.001...3600), placeholder: "SECONDS",
-                         help: "first reconnect delay (default 1)"),
+                         help: "first reconnect delay (default 1)", binding: .seconds(\.watch.backoffBase)),
                 FlagSpec(long: "backoff-max", value: .seconds(0.001...3600), placeholder: "SECONDS",
-                         help: "longest reconnect delay (default 30)"),
-                FlagSpec(long: "client-events", help: "also print {\"type\":\"client\",…} lines for reconnects and gaps"),
-                FlagSpec(long: "resync", help: "after each reconnect, print a fresh chat.history res for the session"),
-            ]),
+                         help: "longest reconnect delay (default 30)", binding: .seconds(\.watch.backoffMax)),
+                FlagSpec(long: "client-events", help: "also print {\"type\":\"client\",…} lines for reconnects and gaps", binding: .toggle(\.watch.clientEvents)),
+                FlagSpec(long: "resync", help: "after each reconnect, print a fresh chat.history res for the session", binding: .toggle(\.watch.resync)),
+            ],
+            defaultTimeout: 0,
+            run: WatchCommand.run),
         CommandSpec(
-            name: "call", arguments: "METHOD [PARAMS]", summary: "call any gateway method with JSON params",
+            name: "call", arguments: "METHOD [PARAMS]", positionals: .methodAndParams, summary: "call any gateway method with JSON params",
             details: "PARAMS is a JSON object (an argument, or - for stdin; default {}). Prints the res frame.",
             flags: [
-                FlagSpec(long: "expect-final", help: "wait past an `accepted` ack for the final res"),
-                FlagSpec(long: "batch", help: "read {\"method\":…,\"params\":…} lines from stdin, pipeline them, print each res"),
-            ]),
+                FlagSpec(long: "expect-final", help: "wait past an `accepted` ack for the final res", binding: .toggle(\.call.expectFinal)),
+                FlagSpec(long: "batch", help: "read {\"method\":…,\"params\":…} lines from stdin, pipeline them, print each res", binding: .toggle(\.call.batch)),
+            ],
+            run: CallCommand.run),
         CommandSpec(
-            name: "completion", arguments: "bash|zsh|fish", summary: "print a shell completion script"),
-        CommandSpec(name: "help", arguments: "[COMMAND]", summary: "show help"),
-        CommandSpec(name: "version", summary: "print the version"),
-        CommandSpec(name: "__man", summary: "print the man page in roff; `make man` writes man/openclaw.1", hidden: true),
+            name: "completion", arguments: "bash|zsh|fish", positionals: .shell, summary: "print a shell completion script",
+            run: CompletionCommand.run),
+        CommandSpec(name: "help", arguments: "[COMMAND]", positionals: .command, summary: "show help", run: HelpCommand.run),
+        CommandSpec(name: "version", summary: "print the version", run: VersionCommand.run),
+        CommandSpec(name: "__man", summary: "print the man page in roff; `make man` writes man/openclaw.1", hidden: true,
+                    run: { context in context.console.out.write(ManPage.document) }),
     ]
 
     static func command(named name: String) -> CommandSpec? {

@@ -1,65 +1,60 @@
 import OpenClawKit
 
-/// Parses the command line, runs the command, and turns every outcome into an exit status.
+/// Parses the command line, runs the command's handler from the table, and turns every outcome
+/// into an exit status and, for failures, one line on stderr.
 enum Dispatcher {
     static func run(_ arguments: [String]) -> ExitStatus {
-        SignalWatcher.install()
+        let signals = SignalWatcher.install()
         let environment = Environment.current()
+        var console = Console.standard()
         let invocation: Invocation
         do { invocation = try ArgumentParser.parse(arguments) } catch {
-            Console.error(error.message)
+            console.error(error.message)
             return .usage
         }
-        Console.quiet = invocation.has("quiet")
+        console = console.quieted(invocation.options.global.quiet)
+        let context = CommandContext(invocation: invocation, environment: environment, console: console, signals: signals)
         do {
-            try dispatch(invocation, environment: environment)
-            try flushOutput()
+            try dispatch(context)
+            try console.flushOutput()
             return .success
-        } catch let failure as CommandFailure {
-            _ = Console.out.flush()
-            Console.error(failure.message)
-            return failure.status
         } catch is OutputClosed {
             return .success
-        } catch let error as GatewayError {
-            _ = Console.out.flush()
-            Console.error(error.description)
-            return ExitStatus(error)
         } catch {
-            _ = Console.out.flush()
-            Console.error("\(error)")
-            return .protocolError
+            _ = console.out.flush()
+            let failure = FailureMessages.failure(for: error)
+            console.error(failure.message)
+            return failure.status
         }
     }
 
-    private static func dispatch(_ invocation: Invocation, environment: Environment) throws {
-        let command = invocation.command
-        if invocation.has("help") || command.name == "help" {
-            let topic = command.name == "help" ? invocation.positionals.first : command.name
-            guard let topic else { Console.out.write(HelpText.overview); return }
-            guard let spec = CommandTable.command(named: topic), !spec.hidden else {
-                throw CommandFailure(.usage, "no help for '\(topic)': not a command; run 'openclaw help'")
-            }
-            Console.out.write(topic == "help" ? HelpText.overview : HelpText.command(spec))
-            return
-        }
-        if invocation.has("version") || command.name == "version" {
-            Console.out.write("openclaw \(HelpText.version)\n")
-            return
-        }
-        let takesArguments: Set<String> = ["send", "call", "completion"]
-        if !takesArguments.contains(command.name), let extra = invocation.positionals.first {
+    private static func dispatch(_ context: CommandContext) throws {
+        if context.global.help { return try HelpCommand.run(context) }
+        if context.global.version { return try VersionCommand.run(context) }
+        let command = context.command
+        if command.positionals == .none, let extra = context.positionals.first {
             throw CommandFailure(.usage, "'\(command.name)' takes no arguments, got '\(extra)'")
         }
-        switch command.name {
-        case "history": try HistoryCommand.run(CommandContext(invocation: invocation, environment: environment, defaultTimeout: 30))
-        case "send": try SendCommand.run(CommandContext(invocation: invocation, environment: environment, defaultTimeout: 600))
-        case "abort": try AbortCommand.run(CommandContext(invocation: invocation, environment: environment, defaultTimeout: 30))
-        case "call": try CallCommand.run(CommandContext(invocation: invocation, environment: environment, defaultTimeout: 30))
-        case "watch": try WatchCommand.run(CommandContext(invocation: invocation, environment: environment, defaultTimeout: 0))
-        case "completion": try CompletionCommand.run(invocation)
-        case "__man": Console.out.write(ManPage.document)
-        default: throw CommandFailure(.usage, "unknown command '\(command.name)'")
+        try command.run(context)
+    }
+}
+
+/// `openclaw help [COMMAND]` and `--help`.
+enum HelpCommand {
+    static func run(_ context: CommandContext) throws {
+        let name = context.command.name
+        let topic = name == "help" ? context.positionals.first : name
+        guard let topic else { context.console.out.write(HelpText.overview); return }
+        guard let spec = CommandTable.command(named: topic), !spec.hidden else {
+            throw CommandFailure(.usage, "no help for '\(topic)': not a command; run 'openclaw help'")
         }
+        context.console.out.write(topic == "help" ? HelpText.overview : HelpText.command(spec))
+    }
+}
+
+/// `openclaw version` and `--version`.
+enum VersionCommand {
+    static func run(_ context: CommandContext) throws {
+        context.console.out.write("openclaw \(HelpText.version)\n")
     }
 }

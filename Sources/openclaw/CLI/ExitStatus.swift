@@ -1,6 +1,6 @@
 import OpenClawKit
 
-/// The exit statuses of cli.md; scripts depend on these numbers.
+/// The exit statuses of docs/cli.md; scripts depend on these numbers.
 enum ExitStatus: Int32 {
     case success = 0
     case gatewayError = 1
@@ -14,9 +14,9 @@ enum ExitStatus: Int32 {
 
     init(_ error: GatewayError) {
         switch error {
-        case .cannotConnect, .connectionLost, .unavailable: self = .connection
+        case .cannotConnect, .certificateRejected, .connectionLost, .unavailable: self = .connection
         case .authenticationFailed: self = .authentication
-        case .timedOut: self = .timeout
+        case .timedOut, .handshakeTimedOut: self = .timeout
         case .protocolError: self = .protocolError
         case .invalidRequest: self = .usage
         }
@@ -31,5 +31,5 @@ struct CommandFailure: Error {
     let status: ExitStatus
     let message: String
     init(_ status: ExitStatus, _ message: String) { self.status = status; self.message = message }
-    init(_ error: GatewayError) { self.init(ExitStatus(error), error.description) }
+    init(_ error: GatewayError) { self.init(ExitStatus(error), FailureMessages.sentence(for: error)) }
 }

@@ -4,8 +4,8 @@ import OpenClawKit
 /// `openclaw call METHOD [PARAMS]` and `call --batch`: raw RPC.
 enum CallCommand {
     static func run(_ context: CommandContext) throws {
-        if context.invocation.has("batch") { return try runBatch(context) }
-        let arguments = context.invocation.positionals
+        if context.options.call.batch { return try runBatch(context) }
+        let arguments = context.positionals
         guard let method = arguments.first, !method.isEmpty else {
             throw CommandFailure(.usage, "call needs a METHOD, e.g. openclaw call health")
         }
@@ -16,13 +16,13 @@ enum CallCommand {
         let session = try context.openSession()
         defer { session.close() }
         let response = try request(method, params: params, on: session, context: context,
-                                   expectFinal: context.invocation.has("expect-final"))
+                                   expectFinal: context.options.call.expectFinal)
         switch context.format {
         case .ndjson: context.printFrame(response)
         case .text:
             if response.error == nil {
-                Console.out.write(Redaction.redact(response.payload ?? .null).prettyText)
-                Console.out.write("\n")
+                context.console.out.write(Redaction.redact(response.payload ?? .null).prettyText)
+                context.console.out.write("\n")
             }
         }
         if response.error != nil { throw gatewayFailure(response, method: method) }
@@ -44,12 +44,12 @@ enum CallCommand {
     /// earlier answers, and each response is printed as it arrives (in arrival order). A malformed
     /// line stops the reading; the answers to what was already sent are still printed, then exit 2.
     static func runBatch(_ context: CommandContext) throws {
-        guard context.invocation.positionals.isEmpty else {
+        guard context.positionals.isEmpty else {
             throw CommandFailure(.usage, "call --batch reads its requests from stdin and takes no METHOD")
         }
         let session = try context.openSession()
         defer { session.close() }
-        let expectFinal = context.invocation.has("expect-final")
+        let expectFinal = context.options.call.expectFinal
         var input = LineReader(descriptor: 0)
         var pending: [String: String] = [:]
         var sent = 0, failures = 0
@@ -73,7 +73,9 @@ enum CallCommand {
                 }
                 let reading = !input.isAtEnd && badLine == nil
                 if !reading && pending.isEmpty { break }
-                switch try FrameLoop(session: session, input: reading ? 0 : nil).next(until: context.deadline) {
+                var loop = context.loop(session)
+                loop.input = reading ? 0 : nil
+                switch try loop.next(until: context.deadline) {
                 case .input:
                     try input.fill()
                 case .frame(let frame):
@@ -85,7 +87,7 @@ enum CallCommand {
                     if frame.error != nil { failures += 1 }
                     switch context.format {
                     case .ndjson: context.printFrame(frame)
-                    case .text: Console.out.write(Redaction.redact(frame.payload ?? frame.value["error"] ?? .null).prettyText + "\n")
+                    case .text: context.console.out.write(Redaction.redact(frame.payload ?? frame.value["error"] ?? .null).prettyText + "\n")
                     }
                 case .signal(let signal):
                     throw CommandFailure(ExitStatus(signal: signal), "interrupted with \(pending.count) response(s) outstanding")

@@ -2,20 +2,18 @@ import OpenClawKit
 
 /// Turns the global flags, environment and config file into `SessionOptions`.
 enum ConnectionSetup {
-    static func sessionOptions(for invocation: Invocation, environment: Environment) throws -> SessionOptions {
+    static func sessionOptions(for context: CommandContext) throws -> SessionOptions {
+        let global = context.global
         let flags = ConnectionOptions(
-            url: invocation.string("url"),
-            token: invocation.string("token").map(Secret.init),
-            tokenFile: invocation.string("token-file"),
-            password: invocation.string("password").map(Secret.init),
-            stateDirectory: invocation.string("state-dir"),
-            configPath: invocation.string("config"),
-            tlsFingerprint: invocation.string("tls-fingerprint"),
-            caBundlePath: invocation.string("cacert"))
-        let resolved: ResolvedConnection
-        do { resolved = try ConnectionResolver.resolve(options: flags, environment: environment) } catch {
-            throw CommandFailure(.usage, error.description)
-        }
+            url: global.url,
+            token: global.token.map(Secret.init),
+            tokenFile: global.tokenFile,
+            password: global.password.map(Secret.init),
+            stateDirectory: global.stateDirectory,
+            configPath: global.config,
+            tlsFingerprint: global.tlsFingerprint,
+            caBundlePath: global.caBundle)
+        let resolved = try ConnectionResolver.resolve(options: flags, environment: context.environment)
 
         var options = SessionOptions(url: resolved.url, clientVersion: HelpText.version)
         options.token = resolved.token?.value
@@ -26,31 +24,34 @@ enum ConnectionSetup {
             options.tls = TLSClientOptions(serverName: resolved.url.host, caBundlePath: resolved.caBundlePath,
                                            pinnedSHA256: resolved.tlsFingerprint)
         }
-        let scopes = invocation.strings("scope")
-        if !scopes.isEmpty { options.scopes = scopes }
-        if let seconds = invocation.seconds("connect-timeout") { options.connectTimeout = seconds }
-        if !invocation.has("no-device") {
+        if !global.scopes.isEmpty { options.scopes = global.scopes }
+        if let seconds = global.connectTimeout { options.connectTimeout = seconds }
+        if !global.noDevice {
             do { options.identity = try DeviceIdentity.loadOrCreate(stateDirectory: resolved.stateDirectory) } catch {
                 throw CommandFailure(.authentication, "\(error)")
             }
             // A device token belongs to the configured gateway: never send it to a URL given on the side.
             if !resolved.urlIsOverride { options.deviceAuthStore = DeviceAuthStore(stateDirectory: resolved.stateDirectory) }
         }
-        if invocation.has("trace") {
-            options.tracer = { direction, frame in TraceWriter.write(direction: direction, frame: frame) }
+        if global.trace {
+            let trace = TraceWriter(stream: context.console.err, clock: context.clock)
+            options.tracer = { direction, frame in trace.write(direction: direction, frame: frame) }
         }
         return options
     }
 }
 
 /// `--trace`: `{"dir":"send"|"recv","ts":…,"frame":…}` lines on stderr (frames arrive redacted).
-enum TraceWriter {
-    static func write(direction: TraceDirection, frame: JSONValue) {
-        let line: JSONValue = ["dir": .string(direction.rawValue), "ts": JSONValue(WallClock.milliseconds()), "frame": frame]
+struct TraceWriter {
+    let stream: OutputStream
+    let clock: Clock
+
+    func write(direction: TraceDirection, frame: JSONValue) {
+        let line: JSONValue = ["dir": .string(direction.rawValue), "ts": JSONValue(clock.milliseconds()), "frame": frame]
         var bytes = [UInt8]()
         line.write(to: &bytes)
         bytes.append(0x0A)
-        Console.err.write(bytes)
-        Console.err.flush()
+        stream.write(bytes)
+        stream.flush()
     }
 }

@@ -5,10 +5,9 @@ import OpenClawKit
 enum MessageInput {
     static let maximumBytes = 25 * 1024 * 1024
 
-    static func read(_ invocation: Invocation) throws -> String {
-        let arguments = invocation.positionals
+    static func read(arguments: [String], file: String?) throws -> String {
         let bytes: [UInt8]
-        if let path = invocation.string("file") {
+        if let path = file {
             guard arguments.isEmpty else { throw CommandFailure(.usage, "give the message as arguments or with --file, not both") }
             bytes = try FileInput.read(path, what: "--file")
         } else if arguments == ["-"] || (arguments.isEmpty && isatty(0) == 0) {

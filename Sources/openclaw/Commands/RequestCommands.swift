@@ -10,7 +10,7 @@ func request(_ method: String, params: JSONValue?, on session: GatewaySession, c
 
 func awaitResponse(id: String, method: String, on session: GatewaySession, context: CommandContext,
                    expectFinal: Bool) throws -> GatewayFrame {
-    let loop = FrameLoop(session: session)
+    let loop = context.loop(session)
     while true {
         let event: LoopEvent
         do { event = try loop.next(until: context.deadline) } catch let error as GatewayError { throw CommandFailure(error) }
@@ -35,38 +35,38 @@ func gatewayFailure(_ frame: GatewayFrame, method: String) -> CommandFailure {
 
 enum HistoryCommand {
     static func run(_ context: CommandContext) throws {
-        var params: JSONObject = ["sessionKey": .string(context.sessionKey)]
-        if let limit = context.invocation.integer("limit") { params["limit"] = JSONValue(limit) }
+        var params: JSONObject = [ChatField.sessionKey: .string(context.sessionKey)]
+        if let limit = context.options.history.limit { params["limit"] = JSONValue(limit) }
         let session = try context.openSession()
         defer { session.close() }
-        let response = try request("chat.history", params: .object(params), on: session, context: context)
+        let response = try request(GatewayMethod.chatHistory, params: .object(params), on: session, context: context)
         switch context.format {
         case .ndjson: context.printFrame(response)
         case .text:
             for message in response.payload?["messages"]?.arrayValue ?? [] {
-                Console.out.write(TranscriptText.line(for: message))
-                Console.out.write("\n")
+                context.console.out.write(TranscriptText.line(for: message))
+                context.console.out.write("\n")
             }
         }
-        if response.error != nil { throw gatewayFailure(response, method: "chat.history") }
+        if response.error != nil { throw gatewayFailure(response, method: GatewayMethod.chatHistory) }
     }
 }
 
 enum AbortCommand {
     static func run(_ context: CommandContext) throws {
-        var params: JSONObject = ["sessionKey": .string(context.sessionKey)]
-        if let run = context.invocation.string("run") { params["runId"] = .string(run) }
+        var params: JSONObject = [ChatField.sessionKey: .string(context.sessionKey)]
+        if let run = context.options.abort.run { params[ChatField.runId] = .string(run) }
         let session = try context.openSession()
         defer { session.close() }
-        let response = try request("chat.abort", params: .object(params), on: session, context: context)
+        let response = try request(GatewayMethod.chatAbort, params: .object(params), on: session, context: context)
         switch context.format {
         case .ndjson: context.printFrame(response)
         case .text:
             if response.error == nil {
                 let count = response.payload?["runIds"]?.arrayValue?.count ?? 0
-                Console.out.write("aborted \(count) run(s)\n")
+                context.console.out.write("aborted \(count) run(s)\n")
             }
         }
-        if response.error != nil { throw gatewayFailure(response, method: "chat.abort") }
+        if response.error != nil { throw gatewayFailure(response, method: GatewayMethod.chatAbort) }
     }
 }

@@ -7,13 +7,14 @@ enum SendCommand {
         if context.environment["OPENCLAW_SHELL"] == "exec" {
             throw CommandFailure(.usage, "refusing to send from inside an agent's exec tool (OPENCLAW_SHELL=exec)")
         }
-        let message = try MessageInput.read(context.invocation)
-        let attachments = try context.invocation.strings("attach").map(Attachment.load)
-        let runID = context.invocation.string("idempotency-key") ?? SecureRandom.uuid()
+        let options = context.options.send
+        let message = try MessageInput.read(arguments: context.positionals, file: options.file)
+        let attachments = try options.attachments.map(Attachment.load)
+        let runID = options.idempotencyKey ?? SecureRandom.uuid()
 
-        var params: JSONObject = ["sessionKey": .string(context.sessionKey), "message": .string(message)]
-        if let thinking = context.invocation.string("thinking") { params["thinking"] = .string(thinking) }
-        if context.invocation.has("deliver") { params["deliver"] = true }
+        var params: JSONObject = [ChatField.sessionKey: .string(context.sessionKey), ChatField.message: .string(message)]
+        if let thinking = options.thinking { params["thinking"] = .string(thinking) }
+        if options.deliver { params["deliver"] = true }
         if !attachments.isEmpty { params["attachments"] = .array(attachments) }
         params["idempotencyKey"] = .string(runID)
 
@@ -40,13 +41,13 @@ struct RunStream {
         self.context = context
         self.session = session
         self.runID = runID
-        agentEvents = context.invocation.has("agent-events")
+        agentEvents = context.options.send.agentEvents
     }
 
     mutating func start(params: JSONValue) throws {
         let id: String
-        do { id = try session.send(method: "chat.send", params: params, deadline: context.deadline) } catch { throw CommandFailure(error) }
-        let loop = FrameLoop(session: session)
+        do { id = try session.send(method: GatewayMethod.chatSend, params: params, deadline: context.deadline) } catch { throw CommandFailure(error) }
+        let loop = context.loop(session)
         // Wait for the ack; events of the run that overtake it are printed after it.
         var ack: GatewayFrame? = nil
         while ack == nil {
@@ -68,9 +69,9 @@ struct RunStream {
         }
         guard let ack else { return }
         if context.format == .ndjson { context.printFrame(ack) }
-        if ack.error != nil { throw gatewayFailure(ack, method: "chat.send") }
-        let status = ack.payload?["status"]?.stringValue
-        if context.invocation.has("no-wait") || status == "ok" { return }
+        if ack.error != nil { throw gatewayFailure(ack, method: GatewayMethod.chatSend) }
+        let status = ack.payload?["status"]?.stringValue.flatMap(ChatSendStatus.init(rawValue:))
+        if context.options.send.noWait || status == .ok { return }
 
         for frame in early { if try handle(frame) { return } }
         while true {
@@ -87,33 +88,33 @@ struct RunStream {
 
     private func nextEvent(_ loop: FrameLoop) throws -> LoopEvent {
         do { return try loop.next(until: context.deadline) } catch let error as GatewayError {
-            if context.format == .text { Console.out.write("\n"); try? flushOutput() }
+            if context.format == .text { context.console.out.write("\n"); try? context.console.flushOutput() }
             throw CommandFailure(error)
         }
     }
 
     private func belongsToRun(_ frame: GatewayFrame) -> Bool {
-        guard let name = frame.eventName, name == "chat" || name == "agent" else { return false }
-        return frame.payload?["runId"]?.stringValue == runID
+        guard let name = frame.eventName, GatewayEventName.isRunEvent(name) else { return false }
+        return frame.header.runId == runID
     }
 
     /// Prints one event of the run; true when the run has ended (and the command with it).
     private mutating func handle(_ frame: GatewayFrame) throws -> Bool {
-        if frame.eventName == "agent" {
+        if frame.eventName == GatewayEventName.agent {
             if agentEvents && context.format == .ndjson { context.printFrame(frame) }
             return false
         }
         let payload = frame.payload
-        let state = payload?["state"]?.stringValue ?? ""
+        let state = frame.header.state.flatMap(ChatState.init(rawValue:))
         switch context.format {
         case .ndjson: context.printFrame(frame)
-        case .text: reply.show(payload, final: state != "delta")
+        case .text: reply.show(payload, final: state != .delta, to: context.console.out)
         }
         switch state {
-        case "final": return true
-        case "aborted": throw CommandFailure(.gatewayError, "run \(runID) was aborted")
-        case "error":
-            let reason = payload?["errorMessage"]?.stringValue ?? "no reason given"
+        case .final: return true
+        case .aborted: throw CommandFailure(.gatewayError, "run \(runID) was aborted")
+        case .error:
+            let reason = payload?[ChatField.errorMessage]?.stringValue ?? "no reason given"
             throw CommandFailure(.gatewayError, "run \(runID) failed: \(reason)")
         default: return false
         }
@@ -123,25 +124,27 @@ struct RunStream {
     private mutating func interrupt(_ signal: Int32, loop: FrameLoop) throws -> Never {
         let status = ExitStatus(signal: signal)
         let deadline = min(context.deadline, .after(seconds: 5))
-        let params: JSONValue = ["sessionKey": .string(context.sessionKey), "runId": .string(runID)]
-        if let id = try? session.send(method: "chat.abort", params: params, deadline: deadline) {
+        let params: JSONValue = [ChatField.sessionKey: .string(context.sessionKey), ChatField.runId: .string(runID)]
+        if let id = try? session.send(method: GatewayMethod.chatAbort, params: params, deadline: deadline) {
             var sawResponse = false, sawEnd = false
-            while !(sawResponse && sawEnd), !deadline.hasPassed {
-                guard let frame = try? session.receive(deadline: deadline) else { break }
+            var frames = loop
+            frames.reportsSignals = false  // the signal is being acted on
+            while !(sawResponse && sawEnd) {
+                guard case .frame(let frame)? = try? frames.next(until: deadline) else { break }
                 if frame.responseID == id {
                     sawResponse = true
                     if context.format == .ndjson { context.printFrame(frame) }
                     // Nothing was running: no aborted event will follow.
                     if frame.payload?["aborted"]?.boolValue != true { sawEnd = true }
                 } else if belongsToRun(frame) {
-                    let state = frame.payload?["state"]?.stringValue ?? ""
-                    if frame.eventName == "chat" || agentEvents, context.format == .ndjson { context.printFrame(frame) }
-                    if frame.eventName == "chat" && state != "delta" { sawEnd = true }
+                    let isChat = frame.eventName == GatewayEventName.chat
+                    if isChat || agentEvents, context.format == .ndjson { context.printFrame(frame) }
+                    if isChat && frame.header.state != ChatState.delta.rawValue { sawEnd = true }
                 }
             }
         }
-        if context.format == .text { Console.out.write("\n") }
-        try? flushOutput()
+        if context.format == .text { context.console.out.write("\n") }
+        try? context.console.flushOutput()
         throw CommandFailure(status, "interrupted: sent chat.abort for run \(runID)")
     }
 }
@@ -150,7 +153,7 @@ struct RunStream {
 struct ReplyText {
     private var printed: [UInt8] = []
 
-    mutating func show(_ payload: JSONValue?, final: Bool) {
+    mutating func show(_ payload: JSONValue?, final: Bool, to out: OutputStream) {
         var full: [UInt8]
         if let message = payload?["message"], !message.isNull {
             full = Array(TranscriptText.text(of: message).utf8)
@@ -160,13 +163,13 @@ struct ReplyText {
             full = printed
         }
         if full.starts(with: printed) {
-            Console.out.write(full[printed.count...])
+            out.write(full[printed.count...])
         } else {
             // The gateway replaced the text: start it again on a new line.
-            Console.out.write("\n")
-            Console.out.write(full)
+            out.write("\n")
+            out.write(full)
         }
         printed = full
-        if final { Console.out.write("\n") }
+        if final { out.write("\n") }
     }
 }

@@ -1,14 +1,14 @@
 import Glibc
 import OpenClawKit
 
-/// `openclaw watch`: a self-healing event stream. See cli.md "watch".
+/// `openclaw watch`: a self-healing event stream. See docs/cli.md "watch".
 enum WatchCommand {
     static func run(_ context: CommandContext) throws {
-        if context.invocation.has("no-reconnect") && context.invocation.has("max-retries") {
+        let options = context.options.watch
+        if options.noReconnect && options.maxRetries != nil {
             throw CommandFailure(.usage, "--no-reconnect and --max-retries contradict each other; give one")
         }
-        let options = try ConnectionSetup.sessionOptions(for: context.invocation, environment: context.environment)
-        var watcher = Watcher(context: context, options: options)
+        var watcher = Watcher(context: context, options: try ConnectionSetup.sessionOptions(for: context))
         do { try watcher.run() } catch is WatchFinished { return }
     }
 }
@@ -23,21 +23,21 @@ struct WatchFilter {
     var session: String?
     var run: String?
 
-    init(_ invocation: Invocation) {
-        let events = invocation.strings("event")
+    init(_ options: WatchOptions, session: String?) {
+        let events = options.events
         names = events.isEmpty || events.contains("*") ? (events.contains("*") ? [] : nil) : Set(events)
-        session = invocation.string("session")
-        run = invocation.string("run")
+        self.session = session
+        run = options.run
     }
 
     func accepts(_ name: String, header: JSONFrameHeader, hello: HelloOk) -> Bool {
         if let names {
             if !names.isEmpty && !names.contains(name) { return false }
-        } else if name == "tick" {
+        } else if name == GatewayEventName.tick {
             return false
         }
         if session != nil || run != nil {
-            guard name == "chat" || name == "agent" else { return false }
+            guard GatewayEventName.isRunEvent(name) else { return false }
             if let run, header.runId != run { return false }
             if let session {
                 guard let key = header.sessionKey,
@@ -71,15 +71,15 @@ struct Watcher {
     init(context: CommandContext, options: SessionOptions) {
         self.context = context
         self.options = options
-        let invocation = context.invocation
-        filter = WatchFilter(invocation)
-        backoff = Backoff(base: invocation.seconds("backoff-base") ?? 1, maximum: invocation.seconds("backoff-max") ?? 30)
-        maxRetries = invocation.integer("max-retries")
-        reconnects = !invocation.has("no-reconnect")
-        clientEvents = invocation.has("client-events")
-        resync = invocation.has("resync")
-        count = invocation.integer("count")
-        untilFinal = invocation.has("until-final")
+        let watch = context.options.watch
+        filter = WatchFilter(watch, session: context.global.session)
+        backoff = Backoff(base: watch.backoffBase ?? 1, maximum: watch.backoffMax ?? 30)
+        maxRetries = watch.maxRetries
+        reconnects = !watch.noReconnect
+        clientEvents = watch.clientEvents
+        resync = watch.resync
+        count = watch.count
+        untilFinal = watch.untilFinal
     }
 
     /// The state machine: connecting → connected → (lost) → reconnecting → connecting …
@@ -94,11 +94,11 @@ struct Watcher {
                 guard error.isRetryable, reconnects else { throw CommandFailure(error) }
                 failures += 1
                 if let maxRetries, failures > maxRetries {
-                    throw CommandFailure(ExitStatus(error), "\(error.description) (gave up after \(maxRetries) retries)")
+                    throw CommandFailure(ExitStatus(error), "\(FailureMessages.sentence(for: error)) (gave up after \(maxRetries) retries)")
                 }
                 let delay = restartDelay ?? backoff.delay(attempt: failures)
                 restartDelay = nil
-                report("connect-failed", "\(error.description); retrying in \(formatDelay(delay))",
+                report("connect-failed", "\(FailureMessages.sentence(for: error)); retrying in \(formatDelay(delay))",
                        ["attempt": JSONValue(failures), "delayMs": JSONValue(Int(delay * 1000))])
                 try pause(delay)
                 continue
@@ -113,8 +113,9 @@ struct Watcher {
             guard reconnects else { throw CommandFailure(lost) }
             let delay = restartDelay ?? backoff.delay(attempt: 1)
             restartDelay = nil
-            report("disconnected", "\(lost.description); reconnecting in \(formatDelay(delay))",
-                   ["reason": .string(lost.description), "delayMs": JSONValue(Int(delay * 1000))])
+            let reason = FailureMessages.sentence(for: lost)
+            report("disconnected", "\(reason); reconnecting in \(formatDelay(delay))",
+                   ["reason": .string(reason), "delayMs": JSONValue(Int(delay * 1000))])
             try pause(delay)
         }
     }
@@ -130,10 +131,10 @@ struct Watcher {
         var runs: [String: SequenceTracker] = [:]
         var resyncID: String? = nil
         if isReconnect && resync {
-            let params: JSONValue = ["sessionKey": .string(filter.session ?? "main")]
-            do { resyncID = try session.send(method: "chat.history", params: params, deadline: context.deadline) } catch { return error }
+            let params: JSONValue = [ChatField.sessionKey: .string(filter.session ?? "main")]
+            do { resyncID = try session.send(method: GatewayMethod.chatHistory, params: params, deadline: context.deadline) } catch { return error }
         }
-        let loop = FrameLoop(session: session)
+        let loop = context.loop(session)
         while true {
             let event: LoopEvent
             do { event = try loop.next(until: min(watchdog, nextPing, context.deadline)) }
@@ -165,15 +166,15 @@ struct Watcher {
                     reportGap(expected: expected, received: seq, runID: nil)
                 }
                 let header = frame.header
-                if name == "chat" || name == "agent", let runID = header.runId, let runSeq = header.runSeq, runSeq > 0 {
+                if GatewayEventName.isRunEvent(name), let runID = header.runId, let runSeq = header.runSeq, runSeq > 0 {
                     if runs.count >= Self.maxTrackedRuns && runs[runID] == nil { runs.removeAll() }
                     if let expected = runs[runID, default: SequenceTracker()].record(runSeq) {
                         reportGap(expected: expected, received: runSeq, runID: runID)
                     }
                 }
-                let ended = name == "chat" && ["final", "aborted", "error"].contains(header.state ?? "")
+                let ended = name == GatewayEventName.chat && header.state.flatMap(ChatState.init(rawValue:))?.endsRun == true
                 if ended, let runID = header.runId { runs[runID] = nil }
-                if name == "shutdown" {
+                if name == GatewayEventName.shutdown {
                     restartDelay = frame.payload?["restartExpectedMs"]?.doubleValue.map { max(0, $0) / 1000 }
                 }
                 guard filter.accepts(name, header: header, hello: hello) else { continue }
@@ -189,27 +190,23 @@ struct Watcher {
         switch context.format {
         case .ndjson: context.printFrame(frame)
         case .text:
-            guard name == "chat", frame.payload?["state"]?.stringValue == "final" else { return }
-            let session = frame.payload?["sessionKey"]?.stringValue ?? "?"
-            Console.out.write("[\(session)] assistant: \(TranscriptText.text(of: frame.payload?["message"]))\n")
+            guard name == GatewayEventName.chat, frame.header.state == ChatState.final.rawValue else { return }
+            let session = frame.header.sessionKey ?? "?"
+            context.console.out.write("[\(session)] assistant: \(TranscriptText.text(of: frame.payload?[ChatField.message]))\n")
         }
     }
 
     /// Waits `seconds` between connections; a signal ends the watch (exit 0).
     private func pause(_ seconds: Double) throws {
-        do { try flushOutput() } catch { throw WatchFinished() }
         let until = min(Deadline.after(seconds: seconds), context.deadline)
-        while !until.hasPassed {
-            if SignalWatcher.received != 0 { try finish() }
-            var fd = pollfd(fd: SignalWatcher.readEnd, events: Int16(POLLIN), revents: 0)
-            if poll(&fd, 1, until.pollTimeout) > 0 { _ = SignalWatcher.drain() }
-        }
-        if SignalWatcher.received != 0 { try finish() }
+        let event: LoopEvent
+        do { event = try context.loop(nil).next(until: until) } catch { throw WatchFinished() }
+        if case .signal = event { try finish() }
         if context.deadline.hasPassed { throw context.timeoutFailure("watching") }
     }
 
     private func finish() throws -> Never {
-        try? flushOutput()
+        try? context.console.flushOutput()
         throw WatchFinished()
     }
 
@@ -222,13 +219,13 @@ struct Watcher {
 
     /// A note on stderr and, with `--client-events`, a `{"type":"client",…}` line on stdout.
     private func report(_ event: String, _ message: String, _ fields: JSONObject) {
-        Console.note(message)
+        context.console.note(message)
         guard clientEvents else { return }
-        var line: JSONObject = ["type": "client", "event": .string(event), "ts": JSONValue(WallClock.milliseconds())]
+        var line: JSONObject = ["type": "client", "event": .string(event), "ts": JSONValue(context.clock.milliseconds())]
         line.members.append(contentsOf: fields.members)
         var bytes = [UInt8]()
         JSONValue.object(line).write(to: &bytes)
-        Console.out.writeLine(bytes)
+        context.console.out.writeLine(bytes)
     }
 
     private func formatDelay(_ seconds: Double) -> String {

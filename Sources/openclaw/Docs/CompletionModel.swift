@@ -16,17 +16,17 @@ enum CompletionModel {
         case .choice(let choices): return .words(choices)
         case .file: return .files
         case .directory: return .directories
-        case .text where flag.long == "session": return .sessionKeys
+        case .text where flag.isSessionKey: return .sessionKeys
         case .text, .integer, .seconds: return .nothing
         }
     }
 
     /// What to offer for a command's positional arguments.
     static func arguments(of command: CommandSpec) -> CompletionValue {
-        switch command.name {
-        case "completion": return .words(shells)
-        case "help": return .words(commandNames)
-        default: return .nothing
+        switch command.positionals {
+        case .shell: return .words(shells)
+        case .command: return .words(commandNames)
+        case .none, .message, .methodAndParams: return .nothing
         }
     }
 

@@ -2,7 +2,7 @@ import Glibc
 
 /// Buffered writing to a file descriptor with explicit flushes: frames that arrive together
 /// leave in one write(2), and nothing waits in the buffer while openclaw waits for input.
-final class OutputStream {
+final class OutputStream: @unchecked Sendable {
     private let descriptor: Int32
     private var buffer: [UInt8] = []
     /// Set once the reader went away (EPIPE): later writes are dropped.
@@ -45,35 +45,5 @@ final class OutputStream {
             }
         }
         return true
-    }
-}
-
-/// stdout for data, stderr for people.
-enum Console {
-    nonisolated(unsafe) static let out = OutputStream(descriptor: 1)
-    nonisolated(unsafe) static let err = OutputStream(descriptor: 2)
-    nonisolated(unsafe) static var quiet = false
-
-    /// A diagnostic line on stderr, unless `--quiet`.
-    static func note(_ message: String) {
-        guard !quiet else { return }
-        err.write("openclaw: \(oneLine(message))\n")
-        err.flush()
-    }
-
-    /// The final error; printed even with `--quiet`.
-    static func error(_ message: String) {
-        err.write("openclaw: error: \(oneLine(message))\n")
-        err.flush()
-    }
-
-    /// Messages quote gateway text (error messages, close reasons): control characters become `?`,
-    /// so a hostile peer can neither split the line nor send terminal escapes.
-    static func oneLine(_ message: String) -> String {
-        func isControl(_ scalar: Unicode.Scalar) -> Bool { scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value < 0xA0) }
-        guard message.unicodeScalars.contains(where: isControl) else { return message }
-        var scalars = String.UnicodeScalarView()
-        for scalar in message.unicodeScalars { scalars.append(isControl(scalar) ? "?" : scalar) }
-        return String(scalars)
     }
 }

@@ -1,0 +1,74 @@
+/// The typed result of parsing: one value per command, filled by the command table's bindings.
+/// Commands read fields, never flag names, so renaming a flag cannot silently break a reader.
+
+enum OutputFormat: String, CaseIterable, Sendable { case ndjson, text }
+
+/// Flags every command accepts.
+struct GlobalOptions: Equatable, Sendable {
+    var url: String?
+    var token: String?
+    var tokenFile: String?
+    var password: String?
+    /// nil: the default session (`main`); for `watch`, every session.
+    var session: String?
+    var timeout: Double?
+    var connectTimeout: Double?
+    var output: OutputFormat = .ndjson
+    var raw = false
+    var trace = false
+    var quiet = false
+    var stateDirectory: String?
+    var config: String?
+    var noDevice = false
+    var scopes: [String] = []
+    var tlsFingerprint: String?
+    var caBundle: String?
+    var help = false
+    var version = false
+}
+
+struct HistoryOptions: Equatable, Sendable {
+    var limit: Int?
+}
+
+struct SendOptions: Equatable, Sendable {
+    var file: String?
+    var thinking: String?
+    var deliver = false
+    var attachments: [String] = []
+    var idempotencyKey: String?
+    var noWait = false
+    var agentEvents = false
+}
+
+struct AbortOptions: Equatable, Sendable {
+    var run: String?
+}
+
+struct WatchOptions: Equatable, Sendable {
+    var events: [String] = []
+    var run: String?
+    var count: Int?
+    var untilFinal = false
+    var maxRetries: Int?
+    var noReconnect = false
+    var backoffBase: Double?
+    var backoffMax: Double?
+    var clientEvents = false
+    var resync = false
+}
+
+struct CallOptions: Equatable, Sendable {
+    var expectFinal = false
+    var batch = false
+}
+
+/// Everything the command line said; only the running command's part is ever non-default.
+struct Options: Equatable, Sendable {
+    var global = GlobalOptions()
+    var history = HistoryOptions()
+    var send = SendOptions()
+    var abort = AbortOptions()
+    var watch = WatchOptions()
+    var call = CallOptions()
+}
