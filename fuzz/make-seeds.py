@@ -3,7 +3,7 @@
 import base64, hashlib, os, re, struct
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-PROTOCOL = "/work/shared/docs/protocol.md"
+PROTOCOL = os.path.join(HERE, "..", "docs", "protocol.md")
 
 def put(target, name, data):
     path = os.path.join(HERE, "corpus", target)

@@ -1,5 +1,5 @@
 /// The closed parameter schemas of the methods the simulator serves, per protocol generation
-/// (protocol.md §2, §3.2, §4).
+/// (docs/protocol.md §2, §3.2, §4).
 enum GatewaySchemas {
     /// `RequestFrame`: `{type:"req", id, method, params?}` (+ `traceparent?` in v4).
     static func requestFrame(_ version: Int) -> ObjectSchema {

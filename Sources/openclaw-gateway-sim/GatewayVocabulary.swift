@@ -1,4 +1,4 @@
-/// The closed vocabularies of the protocol (protocol.md §3.2, §6) for each generation.
+/// The closed vocabularies of the protocol (docs/protocol.md §3.2, §6) for each generation.
 enum GatewayVocabulary {
     static let maxPayload = 26_214_400
     static let maxBufferedBytes = 52_428_800

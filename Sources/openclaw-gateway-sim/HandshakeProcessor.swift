@@ -24,7 +24,7 @@ enum HandshakeOutcome {
     case rejected(response: [UInt8]?, closeCode: UInt16, closeReason: String)
 }
 
-/// Decides the handshake exactly as the real server's connect pipeline does (protocol.md §3):
+/// Decides the handshake exactly as the real server's connect pipeline does (docs/protocol.md §3):
 /// frame shape, params schema, protocol range, role, shared auth, device proof, device token, pairing.
 struct HandshakeProcessor {
     var options: SimulatorOptions

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import OpenClawKit
 
-/// The `openclaw` binary against the simulator: every command and output mode of cli.md.
+/// The `openclaw` binary against the simulator: every command and output mode of docs/cli.md.
 @Suite struct CLICommandTests {
     @Test func historyPrintsTheResFrameAsReceived() throws {
         let gateway = try GatewayFixture(["--history-fixture", "3:20"])

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import OpenClawKit
 
-/// One test per row of cli.md's exit-status table, plus the failure scenarios of issue 5.
+/// One test per row of docs/cli.md's exit-status table, plus the failure scenarios of issue 5.
 @Suite struct CLIExitStatusTests {
     @Test func status1WhenTheGatewayAnswersOkFalse() throws {
         let gateway = try GatewayFixture()

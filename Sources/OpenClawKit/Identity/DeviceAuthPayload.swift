@@ -1,4 +1,4 @@
-/// The exact strings a device signs in `connect.params.device.signature` (protocol.md §3.3).
+/// The exact strings a device signs in `connect.params.device.signature` (docs/protocol.md §3.3).
 /// Every gateway generation verifies v2; v3 also binds the client's platform and device family.
 public enum DeviceAuthPayload {
     /// `v2|deviceId|clientId|clientMode|role|scopesCSV|signedAtMs|token|nonce` (`token` nil → empty).

@@ -1,4 +1,4 @@
-/// Builds the `connect` request params (protocol.md §3.2) with no keys beyond the schema.
+/// Builds the `connect` request params (docs/protocol.md §3.2) with no keys beyond the schema.
 public struct ConnectRequest: Sendable {
     public static let clientID = "cli"
     public static let clientMode = "cli"

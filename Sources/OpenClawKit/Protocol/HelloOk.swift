@@ -1,4 +1,4 @@
-/// What the client needs from `hello-ok` (protocol.md §3.7).
+/// What the client needs from `hello-ok` (docs/protocol.md §3.7).
 public struct HelloOk: Sendable {
     /// The protocol generation the server speaks (3 or 4).
     public var protocolVersion: Int
@@ -35,7 +35,7 @@ public struct HelloOk: Sendable {
 
 }
 
-/// Session key equivalences (protocol.md §4).
+/// Session key equivalences (docs/protocol.md §4).
 public enum SessionKey {
     public static func isMain(_ key: String, mainSessionKey: String?, mainKey: String?) -> Bool {
         let main = mainKey ?? "main"

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import OpenClawKit
 
-/// The frames the simulator sends, field for field against protocol.md's JSON examples
+/// The frames the simulator sends, field for field against docs/protocol.md's JSON examples
 /// (key names, order where the document shows it, and value types).
 @Suite(.serialized) struct SimulatorFrameShapeTests {
     private func isInteger(_ value: JSONValue?) -> Bool { value?.int64Value != nil }

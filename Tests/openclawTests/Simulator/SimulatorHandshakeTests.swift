@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import OpenClawKit
 
-/// protocol.md §3.8, row by row: the error `res` (shape, message, details) and the close that follows.
+/// docs/protocol.md §3.8, row by row: the error `res` (shape, message, details) and the close that follows.
 @Suite(.serialized) struct SimulatorHandshakeTests {
     @Test func challengeComesFirstWithUUIDNonceAndTimestampAndNoSeq() throws {
         let sim = try SimulatorProcess()

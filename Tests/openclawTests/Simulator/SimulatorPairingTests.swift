@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import OpenClawKit
 
-/// Pairing, device tokens and the scopes a connection ends up with (protocol.md §3.5, §3.6).
+/// Pairing, device tokens and the scopes a connection ends up with (docs/protocol.md §3.5, §3.6).
 @Suite(.serialized) struct SimulatorPairingTests {
     @Test func requirePairingRejectsUnknownDeviceV4WithRequestId() throws {
         let sim = try SimulatorProcess(["--token", "t", "--require-pairing"])

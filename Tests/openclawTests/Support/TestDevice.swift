@@ -1,6 +1,6 @@
 import OpenClawKit
 
-/// An Ed25519 device identity for tests: id = hex SHA-256 of the raw public key (protocol.md §3.3).
+/// An Ed25519 device identity for tests: id = hex SHA-256 of the raw public key (docs/protocol.md §3.3).
 struct TestDevice: @unchecked Sendable {
     let key: Ed25519PrivateKey
     var id: String { Hex.encode(Digest.sha256(key.publicKey.rawRepresentation)) }

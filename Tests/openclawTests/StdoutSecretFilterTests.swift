@@ -4,7 +4,7 @@ import Testing
 
 /// Inputs from the `frames` fuzz target (fuzz/README.md): frames whose secrets the byte prefilter
 /// waved through to stdout unredacted before it matched every key `Redaction.isSecretKey` accepts.
-@Suite struct FuzzRegressionSecretFilterTests {
+@Suite struct StdoutSecretFilterTests {
     static let leaking: [String] = [
         // Found by libFuzzer (crash-…, minimised): no marker matched "apiKey".
         #"{"type":"event","event":"x","payload":{"nested":[{"apiKey":"SEKRET-1"}]}}"#,

@@ -1,8 +1,8 @@
 import Testing
 @testable import OpenClawKit
 
-/// Secret member names the redaction rules missed until the fuzzing and hardening pass (fuzz/README.md).
-@Suite struct FuzzRegressionRedactionTests {
+/// Secret member names in every spelling the gateway may use are redacted (found by fuzzing, fuzz/README.md).
+@Suite struct SecretKeyRedactionTests {
     @Test(arguments: ["devicePrivateKey", "SIGNING_PRIVATEKEY", "openaiApiKey", "API_TOKEN", "Password"])
     func secretNames(_ key: String) {
         #expect(Redaction.isSecretKey(key))

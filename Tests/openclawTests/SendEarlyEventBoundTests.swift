@@ -2,9 +2,9 @@ import Foundation
 import Testing
 @testable import OpenClawKit
 
-/// Hardening (fuzz/README.md): `send` holds back run events that overtake the chat.send ack; a gateway that
+/// `send` holds back run events that overtake the chat.send ack; a gateway that
 /// floods them and never acks must not grow that buffer without bound (it was unbounded until the hardening pass).
-@Suite struct FuzzRegressionSendBufferTests {
+@Suite struct SendEarlyEventBoundTests {
     /// A gateway that completes the handshake, then answers chat.send only with 20 MiB of the run's events.
     final class FloodingGateway: @unchecked Sendable {
         let listener: TCPListener

@@ -1,0 +1,81 @@
+import Testing
+import OpenClawKit
+@testable import openclaw
+
+/// The one mapping from the library's typed reasons to the sentences and exit statuses users see.
+@Suite struct FailureMessagesTests {
+    static let auth: [(AuthFailure, String)] = [
+        (.deviceIdentityRequired, "the gateway requires a device identity: drop --no-device"),
+        (.pairingRequired(requestId: "r1", reason: "not-paired"),
+         "pairing required: this device is not approved yet (not-paired); approve it on the gateway host with: openclaw devices approve r1"),
+        (.pairingRequired(requestId: nil, reason: nil),
+         "pairing required: this device is not approved yet; approve it on the gateway host with: openclaw devices list, then openclaw devices approve REQUEST_ID"),
+        (.tokenMissing, "the gateway requires a token: pass --token or --token-file, or set OPENCLAW_GATEWAY_TOKEN"),
+        (.tokenMismatch(source: .environment("OPENCLAW_GATEWAY_TOKEN")),
+         "the gateway refused the token (from OPENCLAW_GATEWAY_TOKEN): check it against gateway.auth.token on the gateway host"),
+        (.tokenMismatch(source: .tokenFile(path: "/t")),
+         "the gateway refused the token (from --token-file /t): check it against gateway.auth.token on the gateway host"),
+        (.tokenMismatch(source: nil),
+         "the gateway refused the token (the stored device token): check it against gateway.auth.token on the gateway host"),
+        (.deviceTokenMismatch,
+         "the gateway refused this device's stored token: it was rotated or revoked; pass the shared token with --token to get a new one"),
+        (.passwordMissing, "the gateway requires a password: pass --password or set OPENCLAW_GATEWAY_PASSWORD"),
+        (.passwordMismatch(source: .option(.password)), "the gateway refused the password (from --password)"),
+        (.rateLimited(retryAfterMs: 1500), "too many failed authentication attempts; retry in 2 s"),
+        (.rateLimited(retryAfterMs: nil), "too many failed authentication attempts"),
+        (.scopeMismatch, "the device token does not cover the requested scopes: re-pair the device or request fewer --scope"),
+        (.refused(message: "unauthorized: nope"), "authentication failed: unauthorized: nope"),
+    ]
+
+    @Test(arguments: auth)
+    func authReasonsBecomeOneActionableLine(_ reason: AuthFailure, _ sentence: String) {
+        let failure = FailureMessages.failure(for: GatewayError.authenticationFailed(reason, nil))
+        #expect(failure.message == sentence)
+        #expect(failure.status == .authentication)
+    }
+
+    @Test func transportAndTimeoutReasons() {
+        let cases: [(GatewayError, String, openclaw.ExitStatus)] = [
+            (.certificateRejected(host: "h", detail: "self-signed certificate", nameMismatch: false),
+             "TLS: certificate verify failed for h: self-signed certificate (use --cacert or --tls-fingerprint)", .connection),
+            (.certificateRejected(host: "h", detail: "hostname mismatch", nameMismatch: true),
+             "TLS: certificate verify failed for h: hostname mismatch: the certificate is for another name (use --tls-fingerprint to pin it)", .connection),
+            (.handshakeTimedOut(url: "ws://h:1", waitingFor: nil, limitSeconds: 2.5), "timed out connecting to ws://h:1 (--connect-timeout 2.5)", .timeout),
+            (.handshakeTimedOut(url: "ws://h:1", waitingFor: "hello-ok", limitSeconds: 10),
+             "timed out waiting for hello-ok from ws://h:1 (--connect-timeout 10)", .timeout),
+            (.protocolError("bad frame"), "bad frame", .protocolError),
+            (.unavailable("gateway unavailable: starting", retryAfterMs: 500), "gateway unavailable: starting", .connection),
+            (.invalidRequest("too large"), "too large", .usage),
+        ]
+        for (error, sentence, status) in cases {
+            let failure = FailureMessages.failure(for: error)
+            #expect(failure.message == sentence)
+            #expect(failure.status == status)
+        }
+    }
+
+    @Test func configReasonsNameTheFlagOrPlaceAndTheFix() {
+        let insecure = FailureMessages.failure(for: ConfigError.insecureWebSocket(url: "ws://gw:1", source: .option(.url)))
+        #expect(insecure.status == openclaw.ExitStatus.usage)
+        #expect(insecure.message.hasPrefix("refusing plaintext ws://gw:1 (from --url) to a non-loopback host"))
+        #expect(insecure.message.contains("ssh -N -L 18789:127.0.0.1:18789 user@host"))
+        #expect(insecure.message.contains("OPENCLAW_ALLOW_INSECURE_PRIVATE_WS=1"))
+        #expect(FailureMessages.sentence(for: .conflictingOptions(.token, .tokenFile)) == "--token and --token-file cannot be used together")
+        #expect(FailureMessages.sentence(for: .unsupportedSecretRef(key: "k", source: "exec", path: "/p")).contains("pass --token or --token-file"))
+        #expect(FailureMessages.sentence(for: .configSyntax(path: "/p", line: 3, column: 11, message: "x")) == "config file /p:3:11: x")
+        #expect(FailureMessages.sentence(for: .invalidURL(url: "http://x", source: .localGateway(port: .configKey("gateway.port", path: "/c"))))
+                == "invalid gateway URL \"http://x\" from local gateway (port from gateway.port in /c): expected ws://host[:port][/path] or wss://…")
+    }
+
+    @Test func everyConnectionOptionIsSpelledAsAFlagOfTheTable() {
+        let longs = Set(CommandTable.globalFlags.map { "--" + $0.long })
+        for option in ConnectionOption.allCases {
+            #expect(longs.contains(FailureMessages.flag(for: option)), "\(option)")
+        }
+    }
+
+    @Test func anythingElseIsAProtocolError() {
+        struct Odd: Error {}
+        #expect(FailureMessages.failure(for: Odd()).status == .protocolError)
+    }
+}
