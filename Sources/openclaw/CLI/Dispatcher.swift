@@ -44,7 +44,7 @@ enum Dispatcher {
             return
         }
         if invocation.has("version") || command.name == "version" {
-            Console.out.write("openclaw \(HelpText.version)\n")
+            Console.out.write(VersionText.text)
             return
         }
         let takesArguments: Set<String> = ["send", "call", "completion"]
