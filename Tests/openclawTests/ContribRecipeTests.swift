@@ -63,7 +63,7 @@ import OpenClawKit
         #expect(entry.command.contains("--idempotency-key \"report-$(date +%F)\""))
         let text = try String(contentsOf: Self.crontab, encoding: .utf8)
         // The comment explains the statuses a cron job sees, with openclaw's numbers.
-        let explained: [(ExitStatus, String)] = [(.success, "sent"), (.gatewayError, "the gateway refused"),
+        let explained: [(openclaw.ExitStatus, String)] = [(.success, "sent"), (.gatewayError, "the gateway refused"),
             (.connection, "gateway unreachable"), (.authentication, "authentication or pairing"), (.timeout, "timed out")]
         for (status, meaning) in explained {
             #expect(text.contains("\(status.rawValue) \(meaning)"), "exit status \(status.rawValue) explained")
