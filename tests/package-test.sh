@@ -146,6 +146,12 @@ LIST
         && start_simulator --tls-cert "$scratch/cert.pem" --tls-key "$scratch/key.pem"; then
         check "tarball: env -i openclaw history over wss:// (static OpenSSL, --cacert)" \
             history_ok "$binary" "$url" --cacert "$scratch/cert.pem"
+        ssl_cert_file_ok() { # the README's advice for distributions that keep CAs elsewhere
+            local state; state=$(mktemp -d -p "$scratch")
+            env -i SSL_CERT_FILE="$scratch/cert.pem" "$binary" history --url "$url" --token package-test-token \
+                --state-dir "$state" >/dev/null
+        }
+        check "tarball: SSL_CERT_FILE names the trusted certificates for the static OpenSSL" ssl_cert_file_ok
         refuses_unknown_ca() {
             local state status=0 err; state=$(mktemp -d -p "$scratch")
             err=$(env -i "$binary" history --url "$url" --token package-test-token --state-dir "$state" 2>&1 >/dev/null) || status=$?
