@@ -4,8 +4,18 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 DEBUG_BIN := .build/debug
 RELEASE_BIN := .build/release
+VERSION := $(shell sed -n 's/^ *static let version = "\(.*\)"/\1/p' Sources/openclaw/CLI/HelpText.swift)
+DEB_REVISION ?= 1
+PACKAGES ?= packages
+# The commit `openclaw version` reports ("-dirty" when tracked files differ); empty outside git.
+COMMIT := $(shell c=$$(git rev-parse --short=12 HEAD 2>/dev/null) && { git diff --quiet HEAD 2>/dev/null || c=$$c-dirty; } && echo $$c)
+# Release builds: Swift runtime linked statically, no $$ORIGIN rpath (nothing ships beside the binary).
+RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath
+# `make dist` links OpenSSL statically too, in its own scratch directory.
+DIST_SCRATCH := .build-dist
+STATIC_OPENSSL := $(CURDIR)/.build-dist-openssl
 
-.PHONY: help build release test demo bench install uninstall completions man clean fuzz
+.PHONY: help build release test demo bench install uninstall completions man clean fuzz deb dist dist-build package-test
 
 help:
 	@echo "make build     debug build of openclaw and openclaw-gateway-sim"
@@ -16,13 +26,16 @@ help:
 	@echo "make fuzz      build and run the libFuzzer targets for FUZZ_SECONDS (default 60) each"
 	@echo "make install   install binary, man page and completions under \$$(DESTDIR)\$$(PREFIX)"
 	@echo "make uninstall remove what make install installed"
+	@echo "make deb       Debian package $(PACKAGES)/openclaw_$(VERSION)-$(DEB_REVISION)_ARCH.deb (dpkg-deb)"
+	@echo "make dist      portable tarball $(PACKAGES)/openclaw-$(VERSION)-linux-ARCH.tar.gz (static Swift runtime and OpenSSL)"
+	@echo "make package-test  build both, then check their contents, lintian, and run the binaries from them"
 	@echo "make completions / make man  regenerate completions/ and man/ from the command table"
 
 build:
 	$(SWIFT) build
 
 release:
-	$(SWIFT) build -c release --static-swift-stdlib
+	OPENCLAW_COMMIT=$(COMMIT) $(SWIFT) build $(RELEASE_FLAGS)
 
 # Every test in a debug build, then the wire and JSON tests again optimised: the optimiser once
 # turned a correct mask-key load into garbage that only a release build showed.
@@ -30,6 +43,12 @@ test:
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(SWIFT) test -c release --scratch-path .build-release-tests --filter 'WebSocket|Transport|TLS|JSON|ByteSearch'
+	$(MAKE) package-test
+
+# The .deb (from the release build that `make install`'s test already made) and the tarball,
+# checked by tests/package-test.sh: contents, lintian, and the binaries run from each.
+package-test: deb dist
+	tests/package-test.sh $(PACKAGES) $(VERSION) $(DEB_REVISION)
 
 demo: build
 	scripts/demo.sh
@@ -68,10 +87,24 @@ install: release
 uninstall:
 	rm -f $(INSTALLED)
 
+# Debian package of the release build: binary, man page, completions, copyright, changelog.
+# The simulator is not packaged (README, Install).
+deb: release
+	packaging/build-deb.sh $(RELEASE_BIN)/openclaw $(VERSION)-$(DEB_REVISION) $(PACKAGES)
+
+# Portable tarball: the same release build but with libssl/libcrypto linked statically.
+dist: dist-build
+	packaging/build-dist.sh $(DIST_SCRATCH)/release/openclaw $(VERSION) $(PACKAGES)
+
+dist-build:
+	packaging/static-openssl.sh $(STATIC_OPENSSL)
+	PKG_CONFIG_PATH=$(STATIC_OPENSSL) OPENCLAW_COMMIT=$(COMMIT) \
+		$(SWIFT) build $(RELEASE_FLAGS) --product openclaw --scratch-path $(DIST_SCRATCH)
+
 # libFuzzer harnesses (fuzz/README.md): build into fuzz/bin, run each target for FUZZ_SECONDS.
 FUZZ_SECONDS ?= 60
 fuzz:
 	FUZZ_SECONDS=$(FUZZ_SECONDS) fuzz/fuzz.sh all
 
 clean:
-	rm -rf .build
+	rm -rf .build .build-dist .build-dist-openssl .build-pkg $(PACKAGES)

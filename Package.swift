@@ -1,6 +1,10 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// `make release` (and deb, dist) export OPENCLAW_COMMIT=<git commit>; `openclaw version` prints it.
+// Only hex digits and "-dirty" get through, so nothing odd reaches the C compiler's command line.
+let commit = (Context.environment["OPENCLAW_COMMIT"] ?? "").filter { "0123456789abcdef-dirty".contains($0) }
+
 let package = Package(
     name: "openclaw",
     products: [
@@ -16,7 +20,11 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
         .target(name: "OpenClawKit", dependencies: ["COpenSSL"]),
-        .executableTarget(name: "openclaw", dependencies: ["OpenClawKit"]),
+        .target(
+            name: "CBuildInfo",
+            cSettings: commit.isEmpty ? [] : [.define("OPENCLAW_COMMIT", to: "\"\(commit)\"")]
+        ),
+        .executableTarget(name: "openclaw", dependencies: ["OpenClawKit", "CBuildInfo"]),
         .executableTarget(name: "openclaw-gateway-sim", dependencies: ["OpenClawKit"]),
         .testTarget(name: "OpenClawKitTests", dependencies: ["OpenClawKit"]),
         .testTarget(name: "openclawTests", dependencies: ["OpenClawKit", "openclaw"]),

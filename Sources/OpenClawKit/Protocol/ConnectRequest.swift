@@ -41,7 +41,7 @@ public struct ConnectRequest: Sendable {
         if let token { auth["token"] = .string(token) }
         if let password { auth["password"] = .string(password) }
         var params: JSONObject = [
-            "minProtocol": 3, "maxProtocol": 4,
+            "minProtocol": JSONValue(GatewayProtocol.supported.lowerBound), "maxProtocol": JSONValue(GatewayProtocol.supported.upperBound),
             "client": [
                 "id": .string(Self.clientID), "displayName": "openclaw",
                 "version": .string(clientVersion), "platform": .string(platform),

@@ -29,8 +29,8 @@ enum Dispatcher {
     }
 
     private static func dispatch(_ context: CommandContext) throws {
-        if context.global.help { return try HelpCommand.run(context) }
-        if context.global.version { return try VersionCommand.run(context) }
+        if context.global.help || context.command.name == "help" { return try HelpCommand.run(context) }
+        if context.global.version || context.command.name == "version" { return try VersionCommand.run(context) }
         let command = context.command
         if command.positionals == .none, let extra = context.positionals.first {
             throw CommandFailure(.usage, "'\(command.name)' takes no arguments, got '\(extra)'")
@@ -55,6 +55,6 @@ enum HelpCommand {
 /// `openclaw version` and `--version`.
 enum VersionCommand {
     static func run(_ context: CommandContext) throws {
-        context.console.out.write("openclaw \(HelpText.version)\n")
+        context.console.out.write(VersionText.text)
     }
 }

@@ -28,15 +28,16 @@ final class CLIProcess: @unchecked Sendable {
     func write(stdin text: String) { inputPipe?.fileHandleForWriting.write(Data(text.utf8)) }
     func closeStdin() { try? inputPipe?.fileHandleForWriting.close() }
 
+    /// `executable` runs another program than the built `openclaw` (a shell, for recipes) the same way.
     init(_ arguments: [String], environment: [String: String], stdin: Data? = nil, stdinIsPipe: Bool = false,
-         stdoutIsUnreadPipe: Bool = false) throws {
+         stdoutIsUnreadPipe: Bool = false, executable: URL? = nil) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         stdoutURL = directory.appendingPathComponent("stdout")
         stderrURL = directory.appendingPathComponent("stderr")
         FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
         FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
-        process.executableURL = BuiltProducts.executable("openclaw")
+        process.executableURL = executable ?? BuiltProducts.executable("openclaw")
         process.arguments = arguments
         process.environment = environment
         if stdoutIsUnreadPipe {

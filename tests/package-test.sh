@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# package-test.sh PACKAGES VERSION DEB_REVISION: checks what `make deb` and `make dist` built.
+#   .deb:     exact file list, modes and owners; control fields; Depends covers every library the
+#             binary needs; lintian (errors and warnings fail); unpacked with dpkg -x into a scratch
+#             root, its binary prints the version and talks to the simulator.
+#   tarball:  exact file list; the binary needs no OpenSSL or Swift library; run with `env -i`
+#             it prints the version and talks to the simulator over ws:// and wss://.
+# Run by `make package-test` (part of `make test`). Prints one ok/not ok line per check.
+set -uo pipefail
+packages=$1 version=$2 revision=$3
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cd "$repo"
+deb=$packages/openclaw_${version}-${revision}_$(dpkg --print-architecture).deb
+tarball=$packages/openclaw-$version-linux-$(uname -m).tar.gz
+simulator=$repo/.build/release/openclaw-gateway-sim
+scratch=$(mktemp -d)
+failures=0
+sim_pid=
+cleanup() { [ -n "$sim_pid" ] && kill "$sim_pid" 2>/dev/null; rm -rf "$scratch"; }
+trap cleanup EXIT
+
+ok() { echo "ok - $1"; }
+fail() { echo "not ok - $1"; shift; [ $# -gt 0 ] && printf '    %s\n' "$@"; failures=$((failures + 1)); }
+# check NAME COMMAND...: passes when COMMAND succeeds; shows its output when it does not.
+check() {
+    local name=$1; shift
+    local output
+    if output=$("$@" 2>&1); then ok "$name"; else fail "$name" "$output"; fi
+}
+same() { [ "$1" = "$2" ] || { printf 'expected:\n%s\ngot:\n%s\n' "$2" "$1"; return 1; }; }
+
+# The commit the Makefile compiled in (empty outside git).
+commit=$(c=$(git rev-parse --short=12 HEAD 2>/dev/null) && { git diff --quiet HEAD 2>/dev/null || c=$c-dirty; } && echo "$c")
+expected_version=$(printf 'openclaw %s\nprotocol 3-4\ncommit %s' "$version" "${commit:-unknown}")
+
+# A simulator on a free port; sets $url. Arguments are passed on (e.g. --tls-cert).
+start_simulator() {
+    [ -n "$sim_pid" ] && { kill "$sim_pid" 2>/dev/null; wait "$sim_pid" 2>/dev/null; }
+    exec 3< <(exec "$simulator" --port 0 --token package-test-token --history-fixture 3:20 "$@")
+    sim_pid=$!
+    local line
+    IFS= read -r -t 30 -u 3 line || { echo "the simulator printed no listening line"; return 1; }
+    url=${line#listening on }
+}
+
+history_ok() { # BINARY URL [ARGS...]: a history request with an empty environment
+    local binary=$1 url=$2; shift 2
+    local state; state=$(mktemp -d -p "$scratch")
+    local out
+    out=$(env -i "$binary" history --url "$url" --token package-test-token --state-dir "$state" "$@") || return 1
+    [[ $out == *'"type":"res"'*'"ok":true'* ]] || { echo "unexpected output: $out"; return 1; }
+}
+
+echo "# $deb"
+if [ ! -f "$deb" ]; then fail "the .deb exists" "$deb missing: run make deb"; else
+    listing=$(dpkg-deb -c "$deb" | awk '$1 !~ /^d/ {print $1, $2, $6}' | sort -k3)
+    check "deb: exact file list, root-owned, modes" same "$listing" "$(cat <<LIST
+-rwxr-xr-x root/root ./usr/bin/openclaw
+-rw-r--r-- root/root ./usr/share/bash-completion/completions/openclaw
+-rw-r--r-- root/root ./usr/share/doc/openclaw/changelog.Debian.gz
+-rw-r--r-- root/root ./usr/share/doc/openclaw/copyright
+-rw-r--r-- root/root ./usr/share/fish/vendor_completions.d/openclaw.fish
+-rw-r--r-- root/root ./usr/share/lintian/overrides/openclaw
+-rw-r--r-- root/root ./usr/share/man/man1/openclaw.1.gz
+-rw-r--r-- root/root ./usr/share/zsh/vendor-completions/_openclaw
+LIST
+)"
+    check "deb: directories are root-owned 0755" same "$(dpkg-deb -c "$deb" | awk '$1 ~ /^d/ && ($1 != "drwxr-xr-x" || $2 != "root/root")')" ""
+    check "deb: Package, Version, Architecture" same \
+        "$(dpkg-deb -f "$deb" Package Version Architecture)" \
+        "$(printf 'Package: openclaw\nVersion: %s-%s\nArchitecture: %s' "$version" "$revision" "$(dpkg --print-architecture)")"
+
+    root=$scratch/root
+    dpkg-deb -x "$deb" "$root"
+    depends=$(dpkg-deb -f "$deb" Depends)
+    depends_cover_needed() {
+        local needed library path package
+        needed=$(objdump -p "$root/usr/bin/openclaw" | awk '$1 == "NEEDED" {print $2}')
+        [ -n "$needed" ] || { echo "objdump found no NEEDED entries"; return 1; }
+        for library in $needed; do
+            path=$(ldconfig -p | awk -v l="$library" '$1 == l && /x86-64|AArch64|aarch64/ {print $NF; exit}')
+            [ -n "$path" ] || path=$(ldconfig -p | awk -v l="$library" '$1 == l {print $NF; exit}')
+            package=$(dpkg -S "$(readlink -f "$path")" 2>/dev/null | head -1 | cut -d: -f1)
+            [ -n "$package" ] || package=$(dpkg -S "$path" 2>/dev/null | head -1 | cut -d: -f1)
+            [ -n "$package" ] || { echo "no package owns $library ($path)"; return 1; }
+            [[ ", $depends," == *", $package "* || ", $depends," == *", $package,"* ]] \
+                || { echo "$library comes from $package, which Depends ($depends) lacks"; return 1; }
+        done
+    }
+    check "deb: Depends names the package of every library the binary needs ($depends)" depends_cover_needed
+    check "deb: copyright is machine-readable (DEP-5), MIT/Expat" grep -qx 'Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/' "$root/usr/share/doc/openclaw/copyright"
+    check "deb: changelog.Debian.gz is gzip and starts with this version" \
+        same "$(zcat "$root/usr/share/doc/openclaw/changelog.Debian.gz" | head -1 | cut -d' ' -f1-2)" "openclaw ($version-$revision)"
+    check "deb: the man page is the repository's, gzipped" cmp <(zcat "$root/usr/share/man/man1/openclaw.1.gz") man/openclaw.1
+    check "deb: bash completion" cmp "$root/usr/share/bash-completion/completions/openclaw" completions/openclaw.bash
+    check "deb: zsh completion" cmp "$root/usr/share/zsh/vendor-completions/_openclaw" completions/_openclaw
+    check "deb: fish completion" cmp "$root/usr/share/fish/vendor_completions.d/openclaw.fish" completions/openclaw.fish
+    check "deb: lintian reports no error or warning" lintian --fail-on error,warning "$deb"
+    check "deb: the unpacked binary prints version, protocol range and commit" \
+        same "$("$root/usr/bin/openclaw" --version)" "$expected_version"
+    if start_simulator; then
+        check "deb: the unpacked binary fetches history from the simulator" history_ok "$root/usr/bin/openclaw" "$url"
+    else fail "deb: simulator started"; fi
+fi
+
+echo "# $tarball"
+if [ ! -f "$tarball" ]; then fail "the tarball exists" "$tarball missing: run make dist"; else
+    top=openclaw-$version-linux-$(uname -m)
+    check "tarball: exact file list" same "$(tar -tzf "$tarball" | grep -v '/$' | sort)" "$(cat <<LIST
+$top/bin/openclaw
+$top/share/bash-completion/completions/openclaw
+$top/share/doc/openclaw/LICENSE
+$top/share/doc/openclaw/README.md
+$top/share/fish/vendor_completions.d/openclaw.fish
+$top/share/man/man1/openclaw.1
+$top/share/zsh/site-functions/_openclaw
+LIST
+)"
+    tar -xzf "$tarball" -C "$scratch"
+    binary=$scratch/$top/bin/openclaw
+    check "tarball: LICENSE is the repository's" cmp "$scratch/$top/share/doc/openclaw/LICENSE" LICENSE
+    check "tarball: README is the repository's" cmp "$scratch/$top/share/doc/openclaw/README.md" README.md
+    check "tarball: the man page and completions are the repository's" \
+        cmp <(cat "$scratch/$top/share/man/man1/openclaw.1" "$scratch/$top/share/bash-completion/completions/openclaw" \
+              "$scratch/$top/share/zsh/site-functions/_openclaw" "$scratch/$top/share/fish/vendor_completions.d/openclaw.fish") \
+            <(cat man/openclaw.1 completions/openclaw.bash completions/_openclaw completions/openclaw.fish)
+    needed=$(objdump -p "$binary" | awk '$1 == "NEEDED" {print $2}' | sort | tr '\n' ' ')
+    only_system_libraries() {
+        local library
+        for library in $needed; do
+            case $library in
+                libc.so.6|libm.so.6|libstdc++.so.6|libgcc_s.so.1|ld-linux-*.so.*) ;;
+                *) echo "unexpected dependency $library (needs: $needed)"; return 1 ;;
+            esac
+        done
+    }
+    check "tarball: the binary needs only glibc, libstdc++ and libgcc_s ($needed)" only_system_libraries
+    check "tarball: no RPATH/RUNPATH" same "$(objdump -p "$binary" | awk '$1 == "RPATH" || $1 == "RUNPATH"')" ""
+    check "tarball: env -i openclaw --version" same "$(env -i "$binary" --version)" "$expected_version"
+    if start_simulator; then
+        check "tarball: env -i openclaw history over ws://" history_ok "$binary" "$url"
+    else fail "tarball: simulator started (ws://)"; fi
+    # TLS through the statically linked OpenSSL: a throw-away certificate for 127.0.0.1.
+    if openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 -subj /CN=127.0.0.1 \
+        -addext subjectAltName=IP:127.0.0.1 -keyout "$scratch/key.pem" -out "$scratch/cert.pem" >/dev/null 2>&1 \
+        && start_simulator --tls-cert "$scratch/cert.pem" --tls-key "$scratch/key.pem"; then
+        check "tarball: env -i openclaw history over wss:// (static OpenSSL, --cacert)" \
+            history_ok "$binary" "$url" --cacert "$scratch/cert.pem"
+        ssl_cert_file_ok() { # the README's advice for distributions that keep CAs elsewhere
+            local state; state=$(mktemp -d -p "$scratch")
+            env -i SSL_CERT_FILE="$scratch/cert.pem" "$binary" history --url "$url" --token package-test-token \
+                --state-dir "$state" >/dev/null
+        }
+        check "tarball: SSL_CERT_FILE names the trusted certificates for the static OpenSSL" ssl_cert_file_ok
+        refuses_unknown_ca() {
+            local state status=0 err; state=$(mktemp -d -p "$scratch")
+            err=$(env -i "$binary" history --url "$url" --token package-test-token --state-dir "$state" 2>&1 >/dev/null) || status=$?
+            [ "$status" = 3 ] && [[ $err == *"certificate verify failed"* ]] || { echo "status $status: $err"; return 1; }
+        }
+        check "tarball: wss:// with an unknown CA is refused" refuses_unknown_ca
+    else fail "tarball: TLS simulator started"; fi
+fi
+
+if [ "$failures" -gt 0 ]; then echo "package-test: $failures check(s) failed"; exit 1; fi
+echo "package-test: all checks passed"
