@@ -134,6 +134,32 @@ import OpenClawKit
         #expect(aborted["payload"]?["message"]?["content"] == [["type": "text", "text": "part"]])
     }
 
+    /// The example in the README's "Simulator scripts" section is a working script.
+    @Test func theReadmeExampleScriptRuns() throws {
+        let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("README.md"), encoding: .utf8)
+        guard let section = readme.range(of: "### Simulator scripts"),
+              let open = readme.range(of: "```json\n", range: section.upperBound..<readme.endIndex),
+              let close = readme.range(of: "```", range: open.upperBound..<readme.endIndex) else {
+            Issue.record("no json example in the README's simulator scripts section")
+            return
+        }
+        let steps = try JSONValue.parse(Array(readme[open.upperBound..<close.lowerBound].utf8)).arrayValue ?? []
+        #expect(steps.count == 8)
+        let script = try ScriptFile(steps)
+        let sim = try SimulatorProcess(["--script", script.path])
+        let client = try TestGatewayClient.connected(sim)
+        _ = try client.call(GatewayMethod.chatSend, ["sessionKey": "main", "message": "x", "idempotencyKey": "k1"])
+        var texts: [String] = []
+        let final = try client.frame { frame in
+            if case .string(let text) = frame { texts.append(text) }
+            return frame.isChatEnd
+        }
+        #expect(texts == ["not json {"])
+        #expect(final["payload"]?["message"]?["content"] == [["type": "text", "text": "Hello"]])
+    }
+
     @Test(arguments: [
         #"{"state":"delta"}"#, #"[{"state":"delta","agent":"tool"}]"#, #"[{"agent":"tool","extra":1}]"#,
         #"[{"text":1}]"#, #"[{"frame":{},"seq":1}]"#, #"[{"state":"final","delayMs":-1}]"#, "[not json",
