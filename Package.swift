@@ -27,7 +27,9 @@ let package = Package(
         .executableTarget(name: "openclaw", dependencies: ["OpenClawKit", "CBuildInfo"]),
         .executableTarget(name: "openclaw-gateway-sim", dependencies: ["OpenClawKit"]),
         .testTarget(name: "OpenClawKitTests", dependencies: ["OpenClawKit"]),
-        .testTarget(name: "openclawTests", dependencies: ["OpenClawKit", "openclaw"]),
+        // The frame schema is read from the source tree by the simulator conformance tests.
+        .testTarget(name: "openclawTests", dependencies: ["OpenClawKit", "openclaw"],
+                    exclude: ["Simulator/Schema/gateway-frames.schema.json"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -63,6 +63,8 @@ final class ClientConnection: EventSink, @unchecked Sendable {
         }
     }
 
+    func enqueueRaw(_ bytes: [UInt8], isJSON: Bool) { queue.push(isJSON ? .message(bytes) : .notJSON(bytes)) }
+
     func enqueuePing() { queue.push(.ping) }
 
     /// Shutdown: the event is already queued; close 1012 after it.
@@ -182,7 +184,7 @@ final class ClientConnection: EventSink, @unchecked Sendable {
             }
             server.log?.record(direction: "in", connection: number, frame: message.bytes)
             let reply = router.handle(message.bytes)
-            queue.push(.message(reply.frame))
+            if let frame = reply.frame { queue.push(.message(frame)) }
             reply.then?()
         }
     }

@@ -6,6 +6,8 @@ protocol EventSink: AnyObject, Sendable {
     var client: AcceptedClient { get }
     /// Queues an event; `seq` is the v3 global number, or `nil` to let the connection number it (v4).
     func enqueueEvent(_ name: String, payloadBytes: [UInt8], globalSeq: Int?, stateVersion: JSONValue?)
+    /// Queues a message exactly as given (a `--script` frame or text step); it takes no `seq`.
+    func enqueueRaw(_ bytes: [UInt8], isJSON: Bool)
 }
 
 /// Broadcasts events to every connected client with the outer `seq` of the protocol generation:
@@ -68,4 +70,13 @@ final class EventHub: @unchecked Sendable {
         }
     }
 
+    /// Sends `bytes` unchanged to every client that may read chat events (`--script` frame and text steps).
+    func broadcastRaw(_ bytes: [UInt8], isJSON: Bool) {
+        lock.withLock {
+            for sink in sinks.values {
+                if protocolVersion >= 4 && !GatewayVocabulary.scopes(sink.client.scopes, satisfy: GatewayVocabulary.read) { continue }
+                sink.enqueueRaw(bytes, isJSON: isJSON)
+            }
+        }
+    }
 }

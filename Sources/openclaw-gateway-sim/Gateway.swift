@@ -80,16 +80,29 @@ final class Gateway: @unchecked Sendable {
         return lock.withLock { .array([selfEntry] + presence.values) }
     }
 
+    /// The health snapshot of hello-ok and the `health` method, in the newest closed schema's shape:
+    /// every agent row carries a full `heartbeat` and its `sessions`, recent rows carry `age`.
     func healthSummary(durationMs: Int = 0) -> JSONValue {
+        let now = WallClock.milliseconds()
         let sessions = history.allSessions()
-        let recent: [JSONValue] = sessions.prefix(10).map { ["key": .string($0.key), "updatedAt": JSONValue($0.session.updatedAt)] }
+        let recent: [JSONValue] = sessions.prefix(10).map {
+            ["key": .string($0.key), "updatedAt": JSONValue($0.session.updatedAt), "age": JSONValue(max(0, now - $0.session.updatedAt))]
+        }
+        let summary: JSONValue = ["path": .string(Self.sessionsPath), "count": JSONValue(sessions.count), "recent": .array(recent)]
+        let heartbeat: JSONValue = [
+            "enabled": false, "every": "30m", "everyMs": JSONValue(30 * 60 * 1000),
+            "prompt": "Read HEARTBEAT.md if it exists. If nothing needs attention, reply HEARTBEAT_OK.",
+            "target": "last", "ackMaxChars": 300,
+        ]
         return [
-            "ok": true, "ts": JSONValue(WallClock.milliseconds()), "durationMs": JSONValue(durationMs), "channels": [:],
+            "ok": true, "ts": JSONValue(now), "durationMs": JSONValue(durationMs), "channels": [:],
             "channelOrder": [], "channelLabels": [:], "heartbeatSeconds": 0, "defaultAgentId": "main",
-            "agents": [["agentId": "main", "isDefault": true, "heartbeat": ["enabled": false]]],
-            "sessions": ["path": "/tmp/openclaw-sim/sessions.json", "count": JSONValue(sessions.count), "recent": .array(recent)],
+            "agents": [["agentId": "main", "isDefault": true, "heartbeat": heartbeat, "sessions": summary]],
+            "sessions": summary,
         ]
     }
+
+    static let sessionsPath = "/tmp/openclaw-sim/sessions.json"
 
     var snapshot: JSONValue {
         [

@@ -63,6 +63,13 @@ struct HandshakeProcessor {
         let clientMode = client["mode"]?.stringValue ?? ""
         let roleRaw = params["role"]?.stringValue ?? "operator"
 
+        // Start-up admission comes before protocol and role, as in the real connect admission.
+        if isStarting() {
+            let error = ErrorShape(code: "UNAVAILABLE", message: "gateway starting; retry shortly",
+                                   details: ["reason": "startup-sidecars"], retryable: true, retryAfterMs: 500)
+            return .rejected(response: FrameEncoder.failure(id: id, error: error), closeCode: 1013, closeReason: "gateway starting")
+        }
+
         // Protocol negotiation.
         let minProtocol = params["minProtocol"]?.intValue ?? 0
         let maxProtocol = params["maxProtocol"]?.intValue ?? 0
@@ -81,11 +88,6 @@ struct HandshakeProcessor {
             }
         }
         guard GatewayVocabulary.roles.contains(roleRaw) else { return reject(id, .invalidRequest("invalid role")) }
-        if isStarting() {
-            let error = ErrorShape(code: "UNAVAILABLE", message: "gateway starting; retry shortly",
-                                   details: ["reason": "startup-sidecars"], retryable: true, retryAfterMs: 500)
-            return .rejected(response: FrameEncoder.failure(id: id, error: error), closeCode: 1013, closeReason: "gateway starting")
-        }
         let role = roleRaw
         var scopes = (params["scopes"]?.arrayValue ?? []).compactMap(\.stringValue)
         let auth = params["auth"]?.objectValue ?? JSONObject()

@@ -9,13 +9,16 @@ struct HelloOkBuilder {
         var features: JSONObject = [
             "methods": JSONValue(GatewayVocabulary.methods), "events": JSONValue(GatewayVocabulary.events),
         ]
-        if client.protocolVersion >= 4 { features["capabilities"] = ["chat-send-routing-contract"] }
+        // The hello's shape is the server generation's (a v4 server answering a v3 node still
+        // builds its v4 hello); only `protocol` reports the negotiated version.
+        let v4Server = options.protocolVersion >= 4
+        if v4Server { features["capabilities"] = ["chat-send-routing-contract"] }
         var hello: JSONObject = [
             "type": "hello-ok", "protocol": JSONValue(client.protocolVersion),
             "server": ["version": .string(GatewayVocabulary.serverVersion), "connId": .string(client.connId)],
             "features": .object(features), "snapshot": snapshot,
         ]
-        if client.protocolVersion >= 4 {
+        if v4Server {
             var auth: JSONObject = ["role": .string(client.role), "scopes": JSONValue(client.scopes)]
             if let token = client.issuedToken {
                 auth = ["deviceToken": .string(token.token), "role": .string(client.role), "scopes": JSONValue(client.scopes),
@@ -23,6 +26,7 @@ struct HelloOkBuilder {
             }
             hello["auth"] = .object(auth)
         } else if let token = client.issuedToken {
+            // v3 servers only sent `auth` with an issued device token.
             hello["auth"] = ["deviceToken": .string(token.token), "role": .string(token.role), "scopes": JSONValue(token.scopes),
                              "issuedAtMs": JSONValue(token.issuedAtMs)]
         }

@@ -12,15 +12,14 @@ struct MethodRouter {
     /// The answer to one message: its `res` frame, and what to do once that frame is queued
     /// (the `chat.send` ack precedes the run's events, the `chat.inject` answer its broadcast).
     struct Reply {
-        var frame: [UInt8]
+        /// `nil`: nothing is sent back (a message that is not JSON, which the real server only logs).
+        var frame: [UInt8]?
         var then: (@Sendable () -> Void)? = nil
     }
 
-    /// Every message gets exactly one `res`.
+    /// Every JSON message gets exactly one `res`; anything else gets silence.
     func handle(_ message: [UInt8]) -> Reply {
-        guard let frame = try? JSONValue.parse(message) else {
-            return Reply(frame: FrameEncoder.failure(id: "invalid", error: .invalidRequest("invalid request frame: at root: must be valid JSON")))
-        }
+        guard let frame = try? JSONValue.parse(message) else { return Reply(frame: nil) }
         if let problem = GatewaySchemas.requestFrame(version).violation(of: frame, at: "") {
             let id = frame["id"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? "invalid"
             return Reply(frame: FrameEncoder.failure(id: id, error: .invalidRequest("invalid request frame: \(problem)")))
@@ -32,20 +31,20 @@ struct MethodRouter {
         if client.role != "operator" {
             return Reply(frame: FrameEncoder.failure(id: id, error: .invalidRequest("unauthorized role: \(client.role)")))
         }
-        if !(version >= 4 && method == "health") {
+        if !(version >= 4 && method == GatewayMethod.health) {
             let required = GatewayVocabulary.requiredScope(for: method)
             if !GatewayVocabulary.scopes(client.scopes, satisfy: required) {
                 return Reply(frame: FrameEncoder.failure(id: id, error: missingScope(required)))
             }
         }
         switch method {
-        case "health": return Reply(frame: health(id, params))
-        case "chat.history": return Reply(frame: chatHistory(id, params))
-        case "chat.send": return chatSend(id, params)
-        case "chat.abort": return Reply(frame: chatAbort(id, params))
-        case "chat.inject": return chatInject(id, params)
-        case "sessions.list": return Reply(frame: sessionsList(id, params))
-        case "agent": return agent(id, params)
+        case GatewayMethod.health: return Reply(frame: health(id, params))
+        case GatewayMethod.chatHistory: return Reply(frame: chatHistory(id, params))
+        case GatewayMethod.chatSend: return chatSend(id, params)
+        case GatewayMethod.chatAbort: return Reply(frame: chatAbort(id, params))
+        case GatewayMethod.chatInject: return chatInject(id, params)
+        case GatewayMethod.sessionsList: return Reply(frame: sessionsList(id, params))
+        case GatewayMethod.agent: return agent(id, params)
         default:
             return Reply(frame: FrameEncoder.failure(id: id, error: .invalidRequest("unknown method: \(method)")))
         }
@@ -87,6 +86,12 @@ struct MethodRouter {
         if message.utf8.contains(0) {
             return Reply(frame: FrameEncoder.failure(id: id, error: .invalidRequest("message must not contain null bytes")))
         }
+        // A stop command starts no run: it aborts the session's runs and answers like chat.abort.
+        if StopCommand.isStopRequest(message) {
+            let agent = ScriptedAgent(gateway: gateway)
+            let aborted = gateway.runs.runs(inSession: sessionKey).filter { agent.abort($0, stopReason: "stop") }.map(\.runId)
+            return Reply(frame: abortResult(id, aborted))
+        }
         switch gateway.runs.lookup(key) {
         case .inFlight:
             return Reply(frame: FrameEncoder.success(id: id, payload: ["runId": .string(key), "status": "in_flight"]))
@@ -103,9 +108,8 @@ struct MethodRouter {
         }
         gateway.history.append(sessionKey: sessionKey,
                                message: TranscriptMessage.make(role: "user", text: message, timestamp: WallClock.milliseconds()))
-        let agent = ScriptedAgent(gateway: gateway)
         return Reply(frame: FrameEncoder.success(id: id, payload: ["runId": .string(key), "status": "started"]),
-                     then: { agent.start(run, message: message) })
+                     then: runStarter(run, message: message))
     }
 
     /// `agent`: an `accepted` ack now, the run's events, then a second `res` with the same id.
@@ -139,10 +143,19 @@ struct MethodRouter {
                 }
             }
         }
-        let agent = ScriptedAgent(gateway: gateway)
         return Reply(frame: FrameEncoder.success(id: id, payload: ["runId": .string(key), "status": "accepted",
                                                                    "acceptedAt": JSONValue(acceptedAt)]),
-                     then: { agent.start(run, message: message) })
+                     then: runStarter(run, message: message))
+    }
+
+    /// What plays the run once its ack is queued: the `--script`, or the `--reply` agent.
+    private func runStarter(_ run: ActiveRun, message: String) -> @Sendable () -> Void {
+        if let script = gateway.options.script {
+            let player = ScriptPlayer(gateway: gateway, script: script)
+            return { player.start(run) }
+        }
+        let agent = ScriptedAgent(gateway: gateway)
+        return { agent.start(run, message: message) }
     }
 
     private func chatAbort(_ id: String, _ params: JSONValue) -> [UInt8] {
@@ -153,7 +166,8 @@ struct MethodRouter {
             guard let run = gateway.runs.run(runId) else {
                 return FrameEncoder.success(id: id, payload: ["ok": true, "aborted": false, "runIds": []])
             }
-            if ChatHistoryStore.canonicalKey(run.sessionKey) != ChatHistoryStore.canonicalKey(sessionKey) {
+            // Raw keys, as the real server compares them: `main` is not `agent:main:main` here.
+            if run.sessionKey != sessionKey {
                 return FrameEncoder.failure(id: id, error: .invalidRequest("runId does not match sessionKey"))
             }
             targets = [run]
@@ -161,8 +175,12 @@ struct MethodRouter {
             targets = gateway.runs.runs(inSession: sessionKey)
         }
         let agent = ScriptedAgent(gateway: gateway)
-        let aborted = targets.filter { agent.abort($0) }.map(\.runId)
-        return FrameEncoder.success(id: id, payload: ["ok": true, "aborted": .bool(!aborted.isEmpty), "runIds": JSONValue(aborted)])
+        return abortResult(id, targets.filter { agent.abort($0, stopReason: "rpc") }.map(\.runId))
+    }
+
+    /// `{ok:true, aborted, runIds}`: the answer of chat.abort and of a stop command.
+    private func abortResult(_ id: String, _ aborted: [String]) -> [UInt8] {
+        FrameEncoder.success(id: id, payload: ["ok": true, "aborted": .bool(!aborted.isEmpty), "runIds": JSONValue(aborted)])
     }
 
     private func chatInject(_ id: String, _ params: JSONValue) -> Reply {
@@ -197,7 +215,7 @@ struct MethodRouter {
             rows.append(.object(row))
         }
         return FrameEncoder.success(id: id, payload: [
-            "ts": JSONValue(WallClock.milliseconds()), "path": "/tmp/openclaw-sim/sessions.json", "count": JSONValue(rows.count),
+            "ts": JSONValue(WallClock.milliseconds()), "path": .string(Gateway.sessionsPath), "count": JSONValue(rows.count),
             "defaults": ["modelProvider": "openclaw-sim", "model": "sim-1", "contextTokens": 200000],
             "sessions": .array(rows),
         ])

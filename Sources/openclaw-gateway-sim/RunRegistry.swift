@@ -10,6 +10,8 @@ final class ActiveRun: @unchecked Sendable {
     var seq = 0
     var text = ""
     var finished = false
+    /// Start order, so abort answers list runIds in a stable order.
+    var order = 0
     /// Called once when the run ends, with `ok`, `error` or `aborted`, a summary and the reply text
     /// (the `agent` method's second `res`). Set before the run starts.
     var onFinish: (@Sendable (_ status: String, _ summary: String, _ text: String) -> Void)? = nil
@@ -29,6 +31,7 @@ final class RunRegistry: @unchecked Sendable {
     private var active: [String: ActiveRun] = [:]
     private var completed: [String: Outcome] = [:]
     private var completedOrder: [String] = []
+    private var started = 0
     static let cacheLimit = 1000
 
     func lookup(_ key: String) -> Lookup {
@@ -44,6 +47,8 @@ final class RunRegistry: @unchecked Sendable {
         lock.withLock {
             guard active[runId] == nil, completed[runId] == nil else { return nil }
             let run = ActiveRun(runId: runId, sessionKey: sessionKey)
+            started += 1
+            run.order = started
             active[runId] = run
             return run
         }
@@ -62,9 +67,9 @@ final class RunRegistry: @unchecked Sendable {
 
     func run(_ runId: String) -> ActiveRun? { lock.withLock { active[runId] } }
 
-    /// Active runs of a session (`main` and `agent:main:main` alike).
+    /// Active runs started with exactly this session key (the real server compares raw keys, so
+    /// `main` and `agent:main:main` are different here), oldest first.
     func runs(inSession sessionKey: String) -> [ActiveRun] {
-        let key = ChatHistoryStore.canonicalKey(sessionKey)
-        return lock.withLock { active.values.filter { ChatHistoryStore.canonicalKey($0.sessionKey) == key } }
+        lock.withLock { active.values.filter { $0.sessionKey == sessionKey }.sorted { $0.order < $1.order } }
     }
 }

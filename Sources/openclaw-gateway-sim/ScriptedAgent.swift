@@ -120,8 +120,9 @@ struct ScriptedAgent {
         gateway.hub.broadcast("agent", payload: payload, readScoped: true)
     }
 
-    /// Ends `run` from `chat.abort`: persists the partial text and broadcasts `state:"aborted"`.
-    func abort(_ run: ActiveRun) -> Bool {
+    /// Ends `run` from `chat.abort` (`stopReason` "rpc") or a stop command ("stop"): persists the
+    /// partial text and broadcasts `state:"aborted"`.
+    func abort(_ run: ActiveRun, stopReason: String) -> Bool {
         run.lock.withLock {
             guard !run.finished else { return false }
             run.finished = true
@@ -129,7 +130,7 @@ struct ScriptedAgent {
             let now = WallClock.milliseconds()
             var payload: JSONObject = [
                 "runId": .string(run.runId), "sessionKey": .string(run.sessionKey), "seq": JSONValue(run.seq), "state": "aborted",
-                "stopReason": "rpc",
+                "stopReason": .string(stopReason),
             ]
             if !run.text.isEmpty { payload["message"] = TranscriptMessage.eventMessage(text: run.text, timestamp: now) }
             if !run.text.isEmpty {

@@ -59,6 +59,8 @@ struct SimulatorOptions: Sendable, Equatable {
     var handshakeTimeoutMs: Int? = nil
     /// `policy.maxBufferedBytes`, also the slow-consumer limit of each outbound queue.
     var maxBufferedBytes = GatewayVocabulary.maxBufferedBytes
+    /// `--script FILE`: every run replays these steps instead of the `--reply` agent.
+    var script: RunScript? = nil
 
     static func == (a: SimulatorOptions, b: SimulatorOptions) -> Bool {
         a.host == b.host && a.port == b.port && a.protocolVersion == b.protocolVersion && a.token == b.token
@@ -68,7 +70,7 @@ struct SimulatorOptions: Sendable, Equatable {
             && a.restartMs == b.restartMs && a.faults == b.faults && a.blastCount == b.blastCount
             && a.blastBytes == b.blastBytes && a.historyFixture?.count == b.historyFixture?.count
             && a.historyFixture?.bytes == b.historyFixture?.bytes && a.handshakeTimeoutMs == b.handshakeTimeoutMs
-            && a.maxBufferedBytes == b.maxBufferedBytes
+            && a.maxBufferedBytes == b.maxBufferedBytes && a.script == b.script
     }
 
     /// The handshake timer of the real server: 15 s in v4, 10 s in v3, unless overridden.
@@ -130,7 +132,31 @@ extension SimulatorOptions {
           --blast N                after hello-ok, send N pre-encoded chat delta events at full speed
           --blast-bytes B          approximate size of each blast event (default 200)
           --history-fixture N:BYTES  preload N messages of BYTES characters into session main
+          --script FILE            replay FILE as every chat.send (and agent) run instead of --reply
           -h, --help               show this help
+
+        Script files (--script): a JSON array of steps, played in order for each chat.send after
+        its `started` ack, to every connection that may read chat events. One kind per step:
+          {"state":"delta","deltaText":"Hel","message":"Hel"}   a `chat` event: payload is runId,
+              sessionKey, seq, state, then the step's other members in file order, verbatim
+              (deltaText, replace, phase, stopReason, errorMessage, errorKind, usage, anything).
+              A string `message` becomes {role:"assistant",content:[{type:"text",text}],timestamp}.
+              runId and sessionKey come from the chat.send unless the step gives them.
+          {"agent":"tool","data":{"phase":"start","name":"read","toolCallId":"c1"}}   an `agent`
+              event {runId, seq, stream, ts, data, sessionKey} (sent to every reader, no caps check)
+          {"frame":{"type":"event","event":"future.thing","payload":{}}}   one message with this
+              JSON as written (members in file order, no outer seq added)
+          {"text":"not json {"}   one text message with exactly these characters
+        chat and agent steps take an optional "seq" (the per-run seq; default one more than the
+        highest so far in the run, so a lower or repeated seq makes reordering and duplicates);
+        they get the outer seq like any broadcast. Any step may add "delayMs":N (pause first).
+        The strings "$runId" and "$sessionKey" anywhere in a step become the run's own.
+        The run ends after the last step (a chat.abort or stop command ends it early); a string
+        or text message seen in the script is stored as the assistant reply in chat.history.
+
+        Stop commands: a chat.send whose message is /stop (or stop, abort, esc, exit, interrupt,
+        halt, "please stop"…; not "cancel") starts no run; it aborts the session's active runs
+        (same raw sessionKey) and answers {ok:true, aborted, runIds}.
 
         Slow consumers: each connection has an outbound queue drained by its own writer; when the
         unsent bytes exceed maxBufferedBytes the queue is dropped and the socket closed with
@@ -189,6 +215,7 @@ extension SimulatorOptions {
                 options.handshakeTimeoutMs = try integer(flag, value(flag, inline: inline), min: 1)
             case "--max-buffered-bytes":
                 options.maxBufferedBytes = try integer(flag, value(flag, inline: inline), min: 1024)
+            case "--script": options.script = try RunScript.load(path: value(flag, inline: inline))
             case "--fault": options.faults.append(try parseFault(value(flag, inline: inline)))
             case "--blast": options.blastCount = try integer(flag, value(flag, inline: inline))
             case "--blast-bytes": options.blastBytes = try integer(flag, value(flag, inline: inline), min: 1, max: 16 * 1024 * 1024)

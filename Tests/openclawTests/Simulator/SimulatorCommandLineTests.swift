@@ -20,7 +20,7 @@ import OpenClawKit
 
     @Test(arguments: [["--bogus"], ["--port"], ["--port", "x"], ["--protocol", "5"], ["--reply", "loud"],
                       ["--fault", "explode"], ["--tls-cert", "a.pem"], ["--token", "a", "--password", "b"],
-                      ["--history-fixture", "10"], ["--approve", "not-hex"]])
+                      ["--history-fixture", "10"], ["--approve", "not-hex"], ["--script", "/nonexistent/script.json"]])
     func badFlagsExit2WithOneLine(_ arguments: [String]) throws {
         let result = try run(arguments)
         #expect(result.status == 2)
@@ -32,7 +32,8 @@ import OpenClawKit
     @Test func helpExits0AndListsTheFlags() throws {
         let result = try run(["--help"])
         #expect(result.status == 0)
-        for flag in ["--port", "--protocol", "--token", "--tick-ms", "--fault", "--blast", "--history-fixture", "--require-pairing"] {
+        for flag in ["--port", "--protocol", "--token", "--tick-ms", "--fault", "--blast", "--history-fixture", "--require-pairing",
+                     "--script", "deltaText", "$runId", "delayMs", "/stop"] {
             #expect(result.stdout.contains(flag))
         }
     }

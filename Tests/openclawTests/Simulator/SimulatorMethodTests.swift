@@ -165,7 +165,7 @@ import OpenClawKit
         let client = try TestGatewayClient.connected(sim)
         _ = try client.call("chat.send", ["sessionKey": "main", "message": "x", "idempotencyKey": "k1"])
         _ = try client.frame { $0["payload"]?["state"]?.stringValue == "delta" }
-        let abortId = try client.request("chat.abort", ["sessionKey": "agent:main:main"])
+        let abortId = try client.request("chat.abort", ["sessionKey": "main"])
         var aborted: JSONValue = .null
         let response = try client.frame { frame in
             if frame["payload"]?["state"]?.stringValue == "aborted" { aborted = frame }

@@ -1,0 +1,92 @@
+import Foundation
+import OpenClawKit
+
+/// Plays a `--script` for one run. Chat and agent steps are broadcast like the scripted agent's
+/// events (outer `seq` as usual); frame and text steps go to the same readers unnumbered.
+/// The run ends after the last step whatever the script sent, so idempotency and abort keep working.
+struct ScriptPlayer {
+    let gateway: Gateway
+    let script: RunScript
+
+    func start(_ run: ActiveRun) {
+        let thread = Thread { self.play(run) }
+        thread.name = "script-\(run.runId)"
+        thread.start()
+    }
+
+    private func play(_ run: ActiveRun) {
+        var failed: String? = nil
+        var lastText: String? = nil
+        for step in script.steps {
+            if step.delayMs > 0 { Thread.sleep(forTimeInterval: Double(step.delayMs) / 1000) }
+            let sent: Bool = run.lock.withLock {
+                guard !run.finished else { return false }
+                switch step.action {
+                case .chat(let state, let members, let seq, let runId, let sessionKey):
+                    let seq = nextSeq(run, seq)
+                    var payload: JSONObject = [
+                        ChatField.runId: .string(runId ?? run.runId), ChatField.sessionKey: .string(sessionKey ?? run.sessionKey),
+                        ChatField.seq: JSONValue(seq), ChatField.state: .string(state),
+                    ]
+                    for member in members {
+                        var value = RunScript.substitute(member.value, runId: run.runId, sessionKey: run.sessionKey)
+                        // A string message is shorthand for the assistant message chat events carry.
+                        if member.key == ChatField.message, let text = value.stringValue {
+                            value = TranscriptMessage.eventMessage(text: text, timestamp: WallClock.milliseconds())
+                        }
+                        if member.key == ChatField.message, let text = Self.text(of: value) {
+                            run.text = text
+                            lastText = text
+                        }
+                        payload[member.key] = value
+                    }
+                    if state == ChatState.error.rawValue {
+                        failed = members[ChatField.errorMessage]?.stringValue ?? "Error: scripted failure"
+                    }
+                    gateway.hub.broadcast(GatewayEventName.chat, payload: .object(payload), readScoped: true)
+                case .agent(let stream, let data, let seq):
+                    let payload: JSONValue = [
+                        "runId": .string(run.runId), "seq": JSONValue(nextSeq(run, seq)), "stream": .string(stream),
+                        "ts": JSONValue(WallClock.milliseconds()),
+                        "data": RunScript.substitute(data, runId: run.runId, sessionKey: run.sessionKey),
+                        "sessionKey": .string(run.sessionKey),
+                    ]
+                    gateway.hub.broadcast(GatewayEventName.agent, payload: payload, readScoped: true)
+                case .frame(let value):
+                    let bytes = FrameEncoder.encode(RunScript.substitute(value, runId: run.runId, sessionKey: run.sessionKey))
+                    gateway.hub.broadcastRaw(bytes, isJSON: true)
+                case .text(let text):
+                    gateway.hub.broadcastRaw(Array(text.utf8), isJSON: false)
+                }
+                return true
+            }
+            if !sent { return }
+        }
+        run.lock.withLock {
+            guard !run.finished else { return }
+            run.finished = true
+            let now = WallClock.milliseconds()
+            if let lastText {
+                gateway.history.append(sessionKey: run.sessionKey, message: TranscriptMessage.make(
+                    role: "assistant", text: lastText, timestamp: now, stopReason: failed == nil ? nil : "error", errorMessage: failed))
+            }
+            gateway.runs.finish(run, outcome: failed.map { .error(summary: $0) } ?? .ok)
+            run.onFinish?(failed == nil ? "ok" : "error", failed ?? "completed", run.text)
+        }
+    }
+
+    /// The step's own seq, or one more than the highest so far in this run. Called under `run.lock`.
+    private func nextSeq(_ run: ActiveRun, _ given: Int?) -> Int {
+        let seq = given ?? run.seq + 1
+        run.seq = max(run.seq, seq)
+        return seq
+    }
+
+    /// The text of an event message `{content:[{type:"text",text}]}` (or a plain string content).
+    static func text(of message: JSONValue) -> String? {
+        if let content = message["content"]?.stringValue { return content }
+        guard let parts = message["content"]?.arrayValue else { return nil }
+        let texts = parts.compactMap { $0["type"]?.stringValue == "text" ? $0["text"]?.stringValue : nil }
+        return texts.isEmpty ? nil : texts.joined()
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+import OpenClawKit
+
+/// Every frame the simulator sends in a realistic session conforms to our JSON Schema of the
+/// official TypeBox definitions (Schema/gateway-frames.schema.json), and the schema check itself
+/// rejects the shapes the simulator used to get wrong.
+@Suite(.serialized) struct SimulatorSchemaConformanceTests {
+    @Test func aWholeSessionConformsToTheSchema() throws {
+        let sim = try SimulatorProcess(["--reply", "lorem:12", "--delta-ms", "150", "--tick-ms", "400"])
+        let watcher = try TestGatewayClient.connected(sim)
+        let admin = try TestGatewayClient.connected(sim, scopes: ["operator.admin"])
+        let client = try TestGatewayClient.connected(sim)
+
+        _ = try client.call(GatewayMethod.chatHistory, ["sessionKey": "main"])
+        // A run that completes, with its agent events.
+        _ = try client.call(GatewayMethod.chatSend, ["sessionKey": "main", "message": "hello", "idempotencyKey": "k1"])
+        _ = try client.frame { $0.isChatEnd }
+        // A run aborted by chat.abort, and one stopped by a stop command.
+        _ = try client.call(GatewayMethod.chatSend, ["sessionKey": "main", "message": "again", "idempotencyKey": "k2"])
+        _ = try client.frame { $0["payload"]?["state"]?.stringValue == "delta" }
+        _ = try client.call(GatewayMethod.chatAbort, ["sessionKey": "main", "runId": "k2"])
+        _ = try client.call(GatewayMethod.chatSend, ["sessionKey": "main", "message": "third", "idempotencyKey": "k3"])
+        _ = try client.frame { $0["payload"]?["state"]?.stringValue == "delta" }
+        let stop = try client.call(GatewayMethod.chatSend, ["sessionKey": "main", "message": "/stop", "idempotencyKey": "s1"])
+        #expect(stop["payload"] == ["ok": true, "aborted": true, "runIds": ["k3"]])
+        _ = try client.call(GatewayMethod.chatSend, ["sessionKey": "main", "message": "hello", "idempotencyKey": "k1"])
+        _ = try client.call(GatewayMethod.chatHistory, ["sessionKey": "main", "limit": 10])
+        _ = try client.call(GatewayMethod.health)
+        _ = try client.call(GatewayMethod.sessionsList, ["includeLastMessage": true])
+        _ = try admin.call(GatewayMethod.chatInject, ["sessionKey": "main", "message": "note"])
+        _ = try client.frame { $0["payload"]?["runId"]?.stringValue?.hasPrefix("inject-") == true }
+        // The watcher sees the whole stream, ticks included.
+        _ = try watcher.frame { $0["payload"]?["runId"]?.stringValue?.hasPrefix("inject-") == true }
+        _ = try watcher.frame { $0["event"]?.stringValue == GatewayEventName.tick }
+
+        let entries = sim.logEntries()
+        let sent = FrameSchema.sent(entries)
+        let events = Set(sent.compactMap { $0["event"]?.stringValue })
+        #expect(events.isSuperset(of: ["connect.challenge", "chat", "agent", "tick"]))
+        let states = Set(sent.compactMap { $0["event"]?.stringValue == "chat" ? $0["payload"]?["state"]?.stringValue : nil })
+        #expect(states == ["delta", "final", "aborted"])
+        let problems = try FrameSchema().problems(inLog: entries)
+        #expect(problems == [], "\(problems.count) of \(sent.count) frames fail the schema")
+    }
+
+    @Test func aScriptedRunWithStatusToolAndReplaceConforms() throws {
+        let script = try ScriptFile([
+            ["state": "status", "phase": "preparing_workspace"],
+            ["agent": "lifecycle", "data": ["phase": "start"]],
+            ["state": "delta", "deltaText": "Hel", "message": "Hel"],
+            ["agent": "tool", "data": ["phase": "start", "name": "read", "toolCallId": "c1", "args": ["path": "a"]]],
+            ["agent": "tool", "data": ["phase": "result", "toolCallId": "c1", "isError": false]],
+            ["state": "delta", "deltaText": "Hello", "replace": true, "message": "Hello"],
+            ["state": "final", "stopReason": "stop", "message": "Hello"],
+        ])
+        let sim = try SimulatorProcess(["--script", script.path])
+        let client = try TestGatewayClient.connected(sim)
+        _ = try client.call(GatewayMethod.chatSend, ["sessionKey": "main", "message": "hi", "idempotencyKey": "k1"])
+        _ = try client.frame { $0.isChatEnd }
+        let problems = try FrameSchema().problems(inLog: sim.logEntries())
+        #expect(problems == [])
+    }
+
+    @Test func theSchemaRejectsTheOldHealthSnapshotAndV3Deltas() throws {
+        let schema = try FrameSchema()
+        let sim = try SimulatorProcess()
+        let hello = try TestGatewayClient(sim).handshake(try .device())
+        #expect(try schema.validator.violations(of: hello, against: "#/$defs/HelloOk") == [])
+
+        guard case .object(var snapshot) = hello["snapshot"], case .object(var health) = snapshot["health"] else {
+            Issue.record("no health snapshot")
+            return
+        }
+        health["agents"] = [["agentId": "main", "isDefault": true, "heartbeat": ["enabled": false]]]
+        snapshot["health"] = .object(health)
+        let oldShape = try schema.validator.violations(of: .object(snapshot), against: "#/$defs/Snapshot")
+        #expect(oldShape.contains { $0.contains("missing required 'sessions'") })
+        #expect(oldShape.contains { $0.contains("missing required 'everyMs'") })
+
+        let v3Delta: JSONValue = ["runId": "k", "sessionKey": "main", "seq": 1, "state": "delta",
+                                  "message": ["role": "assistant", "content": [], "timestamp": 1]]
+        #expect(try schema.validator.violations(of: v3Delta, against: "#/$defs/events/chat") != [])
+        let extra: JSONValue = ["type": "event", "event": "tick", "payload": ["ts": 1], "colour": "red"]
+        #expect(try schema.validator.violations(of: extra, against: "#/$defs/GatewayFrame") != [])
+    }
+
+    @Test func theValidatorRefusesKeywordsItDoesNotImplement() throws {
+        let validator = JSONSchemaValidator(schema: ["$defs": ["S": ["type": "string", "pattern": "^a"]]])
+        #expect(throws: JSONSchemaValidator.Failure.self) { try validator.violations(of: "b", against: "#/$defs/S") }
+    }
+}
