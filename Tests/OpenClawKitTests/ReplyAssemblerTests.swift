@@ -197,6 +197,7 @@ private func run(_ payloads: [JSONValue], into assembler: inout ReplyAssembler) 
         #expect(assembler.apply(agent: Chat.agent(2, "tool", ["phase": "result"])).progress == "running read…")  // duplicate seq
         #expect(assembler.apply(agent: Chat.agent(3, "tool", ["phase": "result", "isError": false])).progress == nil)
         #expect(assembler.apply(agent: Chat.agent(4, "lifecycle", ["phase": "end"])).end == nil)
+        #expect(assembler.apply(agent: Chat.agent(5, "tool", ["phase": "start", "name": "web_search"])).progress == "running web_search…")
     }
 
     @Test func appendsAreMeasuredInBytesNotCharacters() {

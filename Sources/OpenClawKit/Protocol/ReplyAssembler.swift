@@ -86,7 +86,7 @@ public struct ReplyAssembler: Sendable {
         let data = payload["data"]
         switch (payload["stream"]?.stringValue, data?["phase"]?.stringValue) {
         case ("thinking"?, _): progress = "thinking…"
-        case ("tool"?, "start"?): progress = Self.label("running \(data?["name"]?.stringValue ?? "tool")")
+        case ("tool"?, "start"?): progress = "running \(data?["name"]?.stringValue ?? "a tool")…"  // names keep their "_"
         case ("tool"?, "result"?), ("tool"?, "end"?), ("tool"?, "error"?), ("assistant"?, _), ("lifecycle"?, _): progress = nil
         default: break
         }
