@@ -13,6 +13,7 @@ public struct ReplyAssembler: Sendable {
     }
 
     /// Seq numbers `expected..<received` of this run never arrived (lost, or targeted at other connections).
+    /// Snapshots (`message`) survive it; `deltaText`-only text may miss a piece until the next snapshot or the final.
     public struct Gap: Sendable, Equatable {
         public var expected: Int64
         public var received: Int64
