@@ -18,7 +18,7 @@ _openclaw_flags()
         call) REPLY='--expect-final --batch' ;;
         *) REPLY= ;;
     esac
-    REPLY+=" "'-u --url -t --token --token-file --password -s --session --timeout --connect-timeout -o --output --raw --trace -q --quiet --state-dir --config --no-device --scope --tls-fingerprint --cacert -h --help -V --version'
+    REPLY+=" "'-u --url -t --token --token-file --password -s --session --timeout --connect-timeout -o --output --raw --trace --strict -q --quiet --state-dir --config --no-device --scope --tls-fingerprint --cacert -h --help -V --version'
 }
 
 # Sets REPLY to what the value of flag $2 after command $1 completes to:

@@ -65,6 +65,7 @@ complete -c openclaw -l connect-timeout -x -d 'limit for socket, TLS and handsha
 complete -c openclaw -s o -l output -x -a 'ndjson text' -d 'output format: ndjson (default) or text'
 complete -c openclaw -l raw -d 'also print the handshake frames and every other frame received (ndjson only)'
 complete -c openclaw -l trace -d 'write every frame sent and received to stderr as NDJSON, secrets redacted'
+complete -c openclaw -l strict -d 'exit 6 on a frame this client does not understand instead of skipping it with a note'
 complete -c openclaw -s q -l quiet -d 'no diagnostics on stderr except the final error'
 complete -c openclaw -l state-dir -x -a '(__fish_complete_directories (commandline -ct))' -d 'OpenClaw state directory (default ~/.openclaw)'
 complete -c openclaw -l config -r -F -d 'OpenClaw config file, JSON5 (default <state>/openclaw.json)'

@@ -129,11 +129,13 @@ import OpenClawKit
         #expect(result.stderr.contains("connect.challenge"))
     }
 
-    @Test func status6ForMalformedFrames() throws {
+    @Test func status6ForFramesItDoesNotUnderstandOnlyWithStrict() throws {
         let gateway = try GatewayFixture(["--fault", "bad-json"])
-        let result = try gateway.run(["history"])
-        #expect(result.status == 6, "\(result.stderr)")
-        #expect(result.stderr.contains("malformed"))
+        let strict = try gateway.run(["history", "--strict"])
+        #expect(strict.status == 6, "\(strict.stderr)")
+        #expect(strict.stderr.contains("does not understand"))
+        let tolerant = try gateway.run(["history"])
+        #expect(tolerant.status == 0, "\(tolerant.stderr)")
     }
 
     @Test func status6ForAnUnsupportedProtocolGenerationIsReportedAsProtocol() throws {

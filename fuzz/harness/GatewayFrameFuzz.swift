@@ -21,8 +21,8 @@ private func hasUnredactedSecret(_ value: JSONValue) -> Bool {
 
 private func checkFrame(_ bytes: [UInt8]) {
     let frame: GatewayFrame
-    do throws(ProtocolError) { frame = try GatewayFrame(message: bytes) } catch {
-        if error.message.isEmpty { fuzzFail("empty protocol error") }
+    do throws(UndecodableFrame) { frame = try GatewayFrame(message: bytes) } catch {
+        if error.detail.isEmpty { fuzzFail("empty decoding error") }
         return
     }
     if let shape = frame.error { _ = (shape.code, shape.message, shape.detailsCode, shape.retryAfterMs) }

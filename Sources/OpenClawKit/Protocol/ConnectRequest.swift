@@ -9,7 +9,10 @@ public struct ConnectRequest: Sendable {
     public var platform: String
     public var scopes: [String]
     public var token: String?
+    /// The stored device token, also sent as `auth.deviceToken` so a stale one is refused as such.
+    public var deviceToken: String?
     public var password: String?
+    public var capabilities: [String] = []
     public var instanceID: String
     /// The signed device proof, when connecting with a device identity.
     public var device: DeviceProof?
@@ -39,6 +42,7 @@ public struct ConnectRequest: Sendable {
     public var params: JSONValue {
         var auth = JSONObject()
         if let token { auth["token"] = .string(token) }
+        if let deviceToken { auth["deviceToken"] = .string(deviceToken) }
         if let password { auth["password"] = .string(password) }
         var params: JSONObject = [
             "minProtocol": JSONValue(GatewayProtocol.supported.lowerBound), "maxProtocol": JSONValue(GatewayProtocol.supported.upperBound),
@@ -49,7 +53,7 @@ public struct ConnectRequest: Sendable {
             ],
             "role": .string(Self.role),
             "scopes": JSONValue(scopes),
-            "caps": [],
+            "caps": JSONValue(capabilities),
         ]
         if !auth.isEmpty { params["auth"] = .object(auth) }
         params["userAgent"] = .string("openclaw-swift/\(clientVersion)")

@@ -8,6 +8,9 @@ public final class GatewayFrame {
         case request(id: String, method: String)
         case response(id: String, ok: Bool)
         case event(name: String, seq: Int64?)
+        /// A JSON object this client cannot route: an unknown or missing `type`, or a `res`/`event`/`req`
+        /// without the members that kind needs. Skipped (printed with `--raw`), never fatal.
+        case unknown(type: String?)
     }
 
     /// The message as received; printed as is when it is a single line.
@@ -19,36 +22,36 @@ public final class GatewayFrame {
     /// The parsed frame (built on first use).
     public private(set) lazy var value: JSONValue = (try? JSONValue.parse(raw)) ?? .null
 
-    public init(message: [UInt8]) throws(ProtocolError) {
+    /// Fails only for a message that is not a JSON object; any object becomes a frame.
+    public init(message: [UInt8]) throws(UndecodableFrame) {
         let header: JSONFrameHeader
         do { header = try JSONEventScanner.scan(message) } catch {
-            throw ProtocolError("malformed frame from the gateway: \(error)")
+            let isJSON = (try? JSONValue.parse(message)) != nil
+            throw UndecodableFrame(kind: isJSON ? .notObject : .notJSON, detail: error.message)
         }
         self.raw = message
         self.header = header
-        self.kind = try Self.kind(of: header)
+        self.kind = Self.kind(of: header)
     }
 
-    private static func kind(of header: JSONFrameHeader) throws(ProtocolError) -> Kind {
-        guard let type = header.type else { throw ProtocolError("frame from the gateway has no \"type\"") }
-        switch type {
+    private static func kind(of header: JSONFrameHeader) -> Kind {
+        switch header.type {
         case "res":
-            guard let id = header.id, let ok = header.ok else {
-                throw ProtocolError("res frame without a string \"id\" and a boolean \"ok\"")
-            }
+            guard let id = header.id, let ok = header.ok else { return .unknown(type: header.type) }
             return .response(id: id, ok: ok)
         case "event":
-            guard let name = header.event else { throw ProtocolError("event frame without an \"event\" name") }
+            guard let name = header.event else { return .unknown(type: header.type) }
             return .event(name: name, seq: header.seq)
         case "req":
-            guard let id = header.id, let method = header.method else {
-                throw ProtocolError("req frame without \"id\" and \"method\"")
-            }
+            guard let id = header.id, let method = header.method else { return .unknown(type: header.type) }
             return .request(id: id, method: method)
         default:
-            throw ProtocolError("unknown frame type \"\(type.prefix(40))\"")
+            return .unknown(type: header.type)
         }
     }
+
+    /// Why it is skipped, when this frame is one the client cannot route.
+    public var unroutable: SkippedFrame? { if case .unknown = kind { return .unknownType }; return nil }
 
     public var payload: JSONValue? { value["payload"] }
 
@@ -79,6 +82,25 @@ public final class GatewayFrame {
         value.write(to: &out)
         return out
     }
+}
+
+/// The kinds of frames a session skips instead of failing on (forward compatibility).
+public enum SkippedFrame: Sendable, Hashable, CaseIterable {
+    /// A text message that is not JSON.
+    case notJSON
+    /// JSON that is not an object.
+    case notObject
+    /// An object with an unknown `type`, or without what its type needs.
+    case unknownType
+    /// A `res` for an id this session never sent (or already answered).
+    case unexpectedResponse
+}
+
+/// A message that is not a JSON object.
+public struct UndecodableFrame: Error, Sendable {
+    public let kind: SkippedFrame
+    /// The parser's reason, with its byte offset.
+    public let detail: String
 }
 
 /// The gateway broke the protocol: exit status 6.

@@ -12,6 +12,8 @@ public struct HelloOk: Sendable {
     public var grantedScopes: [String]?
     public var role: String?
     public var serverVersion: String?
+    /// `server.connId`: this connection's id in the gateway's logs.
+    public var connectionID: String?
 
     public init(payload: JSONValue) throws(ProtocolError) {
         guard payload["type"]?.stringValue == "hello-ok" else { throw ProtocolError("connect succeeded without a hello-ok payload") }
@@ -31,6 +33,7 @@ public struct HelloOk: Sendable {
         grantedScopes = auth?["scopes"]?.arrayValue?.compactMap(\.stringValue)
         role = auth?["role"]?.stringValue
         serverVersion = payload["server"]?["version"]?.stringValue
+        connectionID = payload["server"]?["connId"]?.stringValue
     }
 
 }

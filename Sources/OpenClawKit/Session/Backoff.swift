@@ -1,5 +1,6 @@
-/// Exponential backoff with jitter for reconnecting: base × 2^(attempt−1), capped, then a
-/// random point in the upper half of that delay so that many clients do not retry in step.
+/// Exponential backoff with jitter for reconnecting: base × 2^(attempt−1), capped, then up to a
+/// quarter more at random so that many clients do not retry in step. Jitter only lengthens a
+/// delay: the first retry never comes sooner than the base (the official client: 1 s, ×2, 30 s).
 public struct Backoff: Sendable {
     public var base: Double
     public var maximum: Double
@@ -15,10 +16,10 @@ public struct Backoff: Sendable {
         return min(maximum, base * pow2(exponent))
     }
 
-    /// The delay to wait, jittered into [ceiling/2, ceiling].
+    /// The delay to wait: the ceiling plus up to 25 % jitter, never above `maximum`.
     public func delay(attempt: Int, random: Double = Double(SecureRandom.bytes(1)[0]) / 255) -> Double {
         let ceiling = ceiling(attempt: attempt)
-        return ceiling / 2 + ceiling / 2 * min(max(random, 0), 1)
+        return min(maximum, ceiling + ceiling / 4 * min(max(random, 0), 1))
     }
 
     private func pow2(_ exponent: Double) -> Double {

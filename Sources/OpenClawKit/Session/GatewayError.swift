@@ -47,3 +47,11 @@ public enum AuthFailure: Sendable, Equatable {
     /// Our own device key could not sign the proof.
     case cannotSign(String)
 }
+
+extension GatewayError {
+    /// How long a starting gateway asked us to wait before trying again.
+    public var retryAfterSeconds: Double? {
+        guard case .unavailable(_, let retryAfterMs?) = self else { return nil }
+        return Double(max(retryAfterMs, 0)) / 1000
+    }
+}

@@ -10,6 +10,13 @@ public final class GatewaySession {
     private let socket: WebSocketConnection
     private let tracer: (@Sendable (TraceDirection, JSONValue) -> Void)?
     private var nextRequestNumber = 1
+    /// Ids sent and not yet finally answered: a `res` for any other id is unexpected.
+    private var pendingRequests: Set<String> = []
+
+    /// Fail (exit 6) on a frame the client does not understand instead of skipping it.
+    public var isStrict = false
+    /// Told about every frame skipped for forward compatibility (never with `isStrict`).
+    public var onSkippedFrame: ((SkippedFrame) -> Void)?
 
     public var fileDescriptor: Int32 { socket.fileDescriptor }
     public var hasBufferedInput: Bool { socket.hasBufferedInput }
@@ -51,12 +58,44 @@ public final class GatewaySession {
         var frame: JSONObject = ["type": "req", "id": .string(id), "method": .string(method)]
         if let params { frame["params"] = params }
         try Self.write(.object(frame), to: socket, tracer: tracer, deadline: deadline, limit: hello.maxPayload)
+        pendingRequests.insert(id)
         return id
     }
 
     /// The next frame, or nil when `deadline` passes first (`Deadline.now`: only what is already here).
+    /// Messages that are not JSON objects are skipped and reported; frames of an unknown type and
+    /// answers to no request of ours are reported and returned (for `--raw`), unless `isStrict`.
     public func receive(deadline: Deadline) throws(GatewayError) -> GatewayFrame? {
-        try Self.read(from: socket, tracer: tracer, deadline: deadline)
+        while true {
+            let message: WebSocketMessage?
+            do { message = try socket.receive(deadline: deadline) } catch { throw Self.map(error) }
+            guard let message else { return nil }
+            let frame: GatewayFrame
+            do { frame = try GatewayFrame(message: message.bytes) } catch {
+                try skip(error.kind, detail: error.detail)
+                continue
+            }
+            tracer?(.recv, Redaction.redact(frame.value))
+            switch frame.kind {
+            case .unknown(let type):
+                try skip(.unknownType, detail: "frame of unknown type \"\((type ?? "").prefix(40))\"")
+            case .response(let id, _):
+                if pendingRequests.contains(id) {
+                    // A two-stage method answers "accepted" first; the final answer follows.
+                    if !frame.isAcceptedAck { pendingRequests.remove(id) }
+                } else {
+                    try skip(.unexpectedResponse, detail: "a res for id \"\(id.prefix(40))\", which this client did not send")
+                }
+            case .event, .request:
+                break
+            }
+            return frame
+        }
+    }
+
+    private func skip(_ kind: SkippedFrame, detail: String) throws(GatewayError) {
+        if isStrict { throw .protocolError("the gateway sent a frame this client does not understand: \(detail)") }
+        onSkippedFrame?(kind)
     }
 
     /// Sends a WebSocket ping (keepalive through NATs and proxies).
@@ -90,7 +129,12 @@ public final class GatewaySession {
         do { message = try socket.receive(deadline: deadline) } catch { throw map(error) }
         guard let message else { return nil }
         let frame: GatewayFrame
-        do { frame = try GatewayFrame(message: message.bytes) } catch { throw .protocolError(error.message) }
+        do { frame = try GatewayFrame(message: message.bytes) } catch {
+            throw .protocolError("malformed frame from the gateway: \(error.detail)")
+        }
+        if case .unknown(let type) = frame.kind {
+            throw .protocolError("unexpected frame from the gateway during the handshake (type \"\((type ?? "").prefix(40))\")")
+        }
         tracer?(.recv, Redaction.redact(frame.value))
         return frame
     }

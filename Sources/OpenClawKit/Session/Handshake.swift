@@ -46,8 +46,10 @@ struct Handshake {
                 }
             }
             let shown = [Redaction.redact(challenge.value), Redaction.redact(response.value)]
-            return GatewaySession(socket: socket, hello: hello, handshakeFrames: shown, warnings: warnings,
-                                  tracer: tracer, nextRequestNumber: 2)
+            let session = GatewaySession(socket: socket, hello: hello, handshakeFrames: shown, warnings: warnings,
+                                         tracer: tracer, nextRequestNumber: 2)
+            session.isStrict = options.isStrict
+            return session
         } catch {
             socket.close(code: 1000, reason: "", deadline: .after(seconds: 0.2))
             throw error
@@ -114,8 +116,11 @@ struct Handshake {
             proof = .init(id: identity.deviceId, publicKey: identity.publicKeyBase64URL, signature: signature,
                           signedAt: signedAt, nonce: nonce)
         }
-        return ConnectRequest(clientVersion: options.clientVersion, platform: Self.platform, scopes: options.scopes,
-                              token: token, password: options.password, instanceID: SecureRandom.uuid(), device: proof)
+        var request = ConnectRequest(clientVersion: options.clientVersion, platform: Self.platform, scopes: options.scopes,
+                                     token: token, password: options.password, instanceID: SecureRandom.uuid(), device: proof)
+        if options.token == nil { request.deviceToken = storedDeviceToken }
+        request.capabilities = options.capabilities
+        return request
     }
 
     static let platform = "linux"

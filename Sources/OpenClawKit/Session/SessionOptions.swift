@@ -16,6 +16,10 @@ public struct SessionOptions: Sendable {
     public var clientVersion: String
     /// Bound on socket, TLS, upgrade, challenge and hello-ok together.
     public var connectTimeout: Double = 10
+    /// `connect.params.caps`: e.g. `tool-events`, without which the gateway sends no tool events.
+    public var capabilities: [String] = []
+    /// Fail on frames the client does not understand instead of skipping them.
+    public var isStrict = false
     /// Sign the v3 payload instead of v2 (v2 is accepted by every gateway generation).
     public var signsV3Payload = false
     /// Receives every frame sent and received, already redacted (`--trace`).

@@ -113,6 +113,8 @@ enum CommandTable {
                  help: "output format: ndjson (default) or text", binding: .format(\.global.output)),
         FlagSpec(long: "raw", help: "also print the handshake frames and every other frame received (ndjson only)", binding: .toggle(\.global.raw)),
         FlagSpec(long: "trace", help: "write every frame sent and received to stderr as NDJSON, secrets redacted", binding: .toggle(\.global.trace)),
+        FlagSpec(long: "strict", help: "exit 6 on a frame this client does not understand instead of skipping it with a note",
+                 binding: .toggle(\.global.strict)),
         FlagSpec(long: "quiet", short: "q", help: "no diagnostics on stderr except the final error", binding: .toggle(\.global.quiet)),
         FlagSpec(long: "state-dir", value: .directory, placeholder: "DIR", environment: ["OPENCLAW_STATE_DIR"],
                  help: "OpenClaw state directory (default ~/.openclaw)", binding: .text(\.global.stateDirectory)),

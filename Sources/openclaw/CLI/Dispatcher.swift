@@ -17,15 +17,21 @@ enum Dispatcher {
         do {
             try dispatch(context)
             try console.flushOutput()
+            reportSkippedFrames(context)
             return .success
         } catch is OutputClosed {
             return .success
         } catch {
             _ = console.out.flush()
+            reportSkippedFrames(context)
             let failure = FailureMessages.failure(for: error)
             console.error(failure.message)
             return failure.status
         }
+    }
+
+    private static func reportSkippedFrames(_ context: CommandContext) {
+        if let summary = context.skipped.summary() { context.console.note(summary) }
     }
 
     private static func dispatch(_ context: CommandContext) throws {

@@ -17,6 +17,8 @@ struct GlobalOptions: Equatable, Sendable {
     var raw = false
     var trace = false
     var quiet = false
+    /// Exit 6 on a frame the client does not understand instead of skipping it.
+    var strict = false
     var stateDirectory: String?
     var config: String?
     var noDevice = false

@@ -51,6 +51,7 @@ enum CallCommand {
         defer { session.close() }
         let expectFinal = context.options.call.expectFinal
         var input = LineReader(descriptor: 0)
+        let loop = context.loop(session)
         var pending: [String: String] = [:]
         var sent = 0, failures = 0
         var badLine: CommandFailure? = nil
@@ -73,7 +74,6 @@ enum CallCommand {
                 }
                 let reading = !input.isAtEnd && badLine == nil
                 if !reading && pending.isEmpty { break }
-                var loop = context.loop(session)
                 loop.input = reading ? 0 : nil
                 switch try loop.next(until: context.deadline) {
                 case .input:

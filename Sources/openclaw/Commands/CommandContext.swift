@@ -10,6 +10,8 @@ struct CommandContext {
     let console: Console
     let signals: SignalWatcher
     let clock: Clock
+    /// Frames skipped for forward compatibility, reported once per kind and counted at exit.
+    let skipped: SkippedFrames
     /// The deadline for the whole command (`--timeout`, else the command's default).
     let deadline: Deadline
     let timeoutSeconds: Double
@@ -22,6 +24,7 @@ struct CommandContext {
         self.console = console
         self.signals = signals
         self.clock = clock
+        skipped = SkippedFrames(console: console)
         let timeout = invocation.options.global.timeout ?? invocation.command.defaultTimeout
         timeoutSeconds = timeout
         deadline = timeout > 0 ? .after(seconds: timeout) : .never
@@ -35,7 +38,8 @@ struct CommandContext {
 
     var raw: Bool { options.global.raw && format == .ndjson }
 
-    /// The poll loop over `session` (or, without one, over signals only).
+    /// The poll loop over `session` (or, without one, over signals only): create one per session,
+    /// since it keeps that link's watchdog and ping schedule.
     func loop(_ session: GatewaySession?) -> FrameLoop {
         FrameLoop(session: session, console: console, signals: signals)
     }
@@ -44,12 +48,32 @@ struct CommandContext {
     /// With `--raw`, prints the handshake frames.
     func openSession() throws -> GatewaySession {
         let options = try ConnectionSetup.sessionOptions(for: self)
-        do { return try connect(options) } catch { throw CommandFailure(error) }
+        return try connect(options)
     }
 
-    /// One handshake with already-resolved options (watch reconnects with the same ones).
-    func connect(_ options: SessionOptions) throws(GatewayError) -> GatewaySession {
-        let session = try GatewaySession.open(options, deadline: deadline)
+    /// A handshake with already-resolved options (watch reconnects with the same ones). A gateway
+    /// that is still starting (`UNAVAILABLE`, retryable, `retryAfterMs`) is asked again after the
+    /// time it names, as long as that fits in `--connect-timeout`; a signal ends the wait.
+    func connect(_ options: SessionOptions) throws -> GatewaySession {
+        let connectDeadline = min(deadline, .after(seconds: options.connectTimeout))
+        var session: GatewaySession
+        while true {
+            do {
+                session = try GatewaySession.open(options, deadline: connectDeadline)
+                break
+            } catch {
+                guard case .unavailable(let reason, let retryAfterMs?) = error else { throw error }
+                let wait = Double(max(retryAfterMs, 0)) / 1000
+                let retryAt = Deadline.after(seconds: wait)
+                guard retryAt < connectDeadline else { throw error }
+                console.note("\(reason); trying again in \(formatDelay(wait))")
+                if case .signal(let signal) = try loop(nil).next(until: retryAt) {
+                    throw CommandFailure(ExitStatus(signal: signal), "interrupted while connecting")
+                }
+            }
+        }
+        let skipped = self.skipped
+        session.onSkippedFrame = { kind in skipped.record(kind) }
         for warning in session.warnings { console.note(warning) }
         if raw { for frame in session.handshakeFrames { console.out.writeLine(Array(frame.compactText.utf8)) } }
         return session

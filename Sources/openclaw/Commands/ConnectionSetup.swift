@@ -26,6 +26,11 @@ enum ConnectionSetup {
         }
         if !global.scopes.isEmpty { options.scopes = global.scopes }
         if let seconds = global.connectTimeout { options.connectTimeout = seconds }
+        options.isStrict = global.strict
+        // The gateway sends tool events only to connections that ask; send's text mode shows them as progress.
+        if context.command.name == "send" && (context.options.send.agentEvents || context.format == .text) {
+            options.capabilities = ["tool-events"]
+        }
         if !global.noDevice {
             do { options.identity = try DeviceIdentity.loadOrCreate(stateDirectory: resolved.stateDirectory) } catch {
                 throw CommandFailure(.authentication, "\(error)")

@@ -70,6 +70,11 @@ struct RunStream {
         guard let ack else { return }
         if context.format == .ndjson { context.printFrame(ack) }
         if ack.error != nil { throw gatewayFailure(ack, method: GatewayMethod.chatSend) }
+        // A stop command (`/stop`, `stop`, `abort`, …) starts no run: the ack says what it aborted.
+        if let stopped = ack.payload?["runIds"]?.arrayValue, ack.payload?["status"] == nil {
+            if context.format == .text { context.console.out.write("aborted \(stopped.count) run(s)\n") }
+            return
+        }
         let status = ack.payload?["status"]?.stringValue.flatMap(ChatSendStatus.init(rawValue:))
         if context.options.send.noWait || status == .ok { return }
 

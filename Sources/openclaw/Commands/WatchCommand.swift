@@ -64,7 +64,6 @@ struct Watcher {
     /// Delay asked for by a `shutdown` event, used once for the next reconnect.
     private var restartDelay: Double?
 
-    static let pingInterval = 15.0
     /// Bounds memory over days of runs that never end visibly.
     static let maxTrackedRuns = 4096
 
@@ -83,6 +82,8 @@ struct Watcher {
     }
 
     /// The state machine: connecting → connected → (lost) → reconnecting → connecting …
+    /// A connection lost before it was healthy for `healthyAfter` counts as a failed attempt, so a
+    /// gateway that accepts and drops at once meets a growing backoff and `--max-retries`.
     mutating func run() throws {
         var failures = 0
         var everConnected = false
@@ -90,28 +91,42 @@ struct Watcher {
             let session: GatewaySession
             do {
                 session = try context.connect(options)
-            } catch {
-                guard error.isRetryable, reconnects else { throw CommandFailure(error) }
+            } catch let error as GatewayError {
+                guard error.isRetryable, reconnects else { throw error }
                 failures += 1
-                if let maxRetries, failures > maxRetries {
-                    throw CommandFailure(ExitStatus(error), "\(FailureMessages.sentence(for: error)) (gave up after \(maxRetries) retries)")
-                }
-                let delay = restartDelay ?? backoff.delay(attempt: failures)
+                try giveUpIfExhausted(failures, error)
+                // A starting gateway says when to come back; a shutdown said how long it would take.
+                let delay = restartDelay ?? error.retryAfterSeconds ?? backoff.delay(attempt: failures)
                 restartDelay = nil
-                report("connect-failed", "\(FailureMessages.sentence(for: error)); retrying in \(formatDelay(delay))",
-                       ["attempt": JSONValue(failures), "delayMs": JSONValue(Int(delay * 1000))])
+                let reason = FailureMessages.sentence(for: error)
+                report("connect-failed", "\(reason); retrying in \(formatDelay(delay))",
+                       ["attempt": JSONValue(failures), "delayMs": JSONValue(Int(delay * 1000)),
+                        "code": .string(Self.code(of: error)), "message": .string(reason)])
                 try pause(delay)
                 continue
             }
+            let hello = session.hello
             if everConnected {
                 report("reconnected", "reconnected to \(options.url)", ["attempts": JSONValue(failures + 1)])
+            } else {
+                var fields: JSONObject = ["protocol": JSONValue(hello.protocolVersion)]
+                if let version = hello.serverVersion { fields["serverVersion"] = .string(version) }
+                if let id = hello.connectionID { fields["connId"] = .string(id) }
+                report("connected", nil, fields)
             }
-            failures = 0
             restartDelay = nil
+            let connectedAt = Deadline.now
             let lost = try follow(session, isReconnect: everConnected)
             everConnected = true
-            guard reconnects else { throw CommandFailure(lost) }
-            let delay = restartDelay ?? backoff.delay(attempt: 1)
+            guard reconnects else { throw lost }
+            let healthy = Deadline.now.nanoseconds - connectedAt.nanoseconds >= UInt64(Self.healthyAfter(hello) * 1e9)
+            if healthy {
+                failures = 0
+            } else {
+                failures += 1
+                try giveUpIfExhausted(failures, lost)
+            }
+            let delay = restartDelay ?? backoff.delay(attempt: max(failures, 1))
             restartDelay = nil
             let reason = FailureMessages.sentence(for: lost)
             report("disconnected", "\(reason); reconnecting in \(formatDelay(delay))",
@@ -120,13 +135,37 @@ struct Watcher {
         }
     }
 
+    /// How long a connection must stay up to count as healthy: two ticks, at most 30 s.
+    static func healthyAfter(_ hello: HelloOk) -> Double {
+        min(30, 2 * Double(hello.tickIntervalMs) / 1000)
+    }
+
+    /// After `--max-retries` failed attempts in a row: a `gave-up` line, then exit 3.
+    private func giveUpIfExhausted(_ failures: Int, _ error: GatewayError) throws {
+        guard let maxRetries, failures > maxRetries else { return }
+        let reason = FailureMessages.sentence(for: error)
+        report("gave-up", nil, ["attempts": JSONValue(failures), "code": .string(Self.code(of: error)), "message": .string(reason)])
+        throw CommandFailure(ExitStatus(error), "\(reason) (gave up after \(maxRetries) retries)")
+    }
+
+    /// A stable word for the kind of failure, for `--client-events` consumers.
+    static func code(of error: GatewayError) -> String {
+        switch error {
+        case .cannotConnect: return "cannot-connect"
+        case .certificateRejected: return "certificate"
+        case .connectionLost(_, let closeCode): return closeCode.map { "closed-\($0)" } ?? "connection-lost"
+        case .authenticationFailed(_, let shape): return shape?.detailsCode ?? shape?.code ?? "auth"
+        case .timedOut, .handshakeTimedOut: return "timeout"
+        case .protocolError: return "protocol"
+        case .unavailable: return "UNAVAILABLE"
+        case .invalidRequest: return "invalid-request"
+        }
+    }
+
     /// Prints events from one connection until it is lost; returns why.
     private mutating func follow(_ session: GatewaySession, isReconnect: Bool) throws -> GatewayError {
         defer { session.close() }
         let hello = session.hello
-        let silenceLimit = 2 * Double(hello.tickIntervalMs) / 1000
-        var watchdog = Deadline.after(seconds: silenceLimit)
-        var nextPing = Deadline.after(seconds: Self.pingInterval)
         var outer = SequenceTracker()
         var runs: [String: SequenceTracker] = [:]
         var resyncID: String? = nil
@@ -137,24 +176,14 @@ struct Watcher {
         let loop = context.loop(session)
         while true {
             let event: LoopEvent
-            do { event = try loop.next(until: min(watchdog, nextPing, context.deadline)) }
+            do { event = try loop.next(until: context.deadline) }
             catch let error as GatewayError { return error }
             catch is OutputClosed { throw WatchFinished() }
             switch event {
             case .signal: try finish()
             case .input: continue
-            case .timeout:
-                if context.deadline.hasPassed { throw context.timeoutFailure("watching") }
-                if watchdog.hasPassed {
-                    session.close(code: 4000, reason: "tick timeout")
-                    return .connectionLost("no frame from the gateway for \(formatDelay(silenceLimit)) (2 × tickIntervalMs)", closeCode: 4000)
-                }
-                if nextPing.hasPassed {
-                    do { try session.ping(deadline: .after(seconds: 5)) } catch { return error }
-                    nextPing = .after(seconds: Self.pingInterval)
-                }
+            case .timeout: throw context.timeoutFailure("watching")
             case .frame(let frame):
-                watchdog = .after(seconds: silenceLimit)
                 if let id = frame.responseID {
                     if id == resyncID { context.printFrame(frame); resyncID = nil }
                     else if context.raw { context.printFrame(frame) }
@@ -217,18 +246,14 @@ struct Watcher {
         report("gap", "sequence gap\(scope): expected \(expected), received \(received) (\(received - expected) event(s) missed)", fields)
     }
 
-    /// A note on stderr and, with `--client-events`, a `{"type":"client",…}` line on stdout.
-    private func report(_ event: String, _ message: String, _ fields: JSONObject) {
-        context.console.note(message)
+    /// A note on stderr (when there is one) and, with `--client-events`, a `{"type":"client",…}` line on stdout.
+    private func report(_ event: String, _ message: String?, _ fields: JSONObject) {
+        if let message { context.console.note(message) }
         guard clientEvents else { return }
         var line: JSONObject = ["type": "client", "event": .string(event), "ts": JSONValue(context.clock.milliseconds())]
         line.members.append(contentsOf: fields.members)
         var bytes = [UInt8]()
         JSONValue.object(line).write(to: &bytes)
         context.console.out.writeLine(bytes)
-    }
-
-    private func formatDelay(_ seconds: Double) -> String {
-        seconds >= 10 ? "\(Int(seconds.rounded())) s" : "\(Double(Int(seconds * 10)) / 10) s"
     }
 }

@@ -12,9 +12,11 @@ enum LoopEvent {
 
 /// Every wait of a command: one poll(2) on the gateway socket, the signal pipe and optionally one
 /// input descriptor, flushing stdout before it so that no printed frame lingers in a buffer.
-/// Frames already received come first; a signal comes before everything. Without a session it
-/// is the pause between reconnects, which a signal still ends.
-struct FrameLoop {
+/// Frames already received come first; a signal comes before everything. With a session it also
+/// keeps the link honest for every command: a WebSocket ping every 15 s, and no frame for
+/// 2 × `tickIntervalMs` closes the connection (4000) as lost. Without a session it is the pause
+/// between reconnects, which a signal still ends.
+final class FrameLoop {
     let session: GatewaySession?
     let console: Console
     let signals: SignalWatcher
@@ -23,18 +25,37 @@ struct FrameLoop {
     /// False while a signal is already being acted on (the abort after Ctrl-C): frames only.
     var reportsSignals = true
 
+    static let pingInterval = 15.0
+    /// How long the gateway may stay silent: two ticks.
+    let silenceLimit: Double
+    private var watchdog: Deadline
+    private var nextPing: Deadline
+
+    init(session: GatewaySession?, console: Console, signals: SignalWatcher) {
+        self.session = session
+        self.console = console
+        self.signals = signals
+        silenceLimit = 2 * Double(session?.hello.tickIntervalMs ?? 30_000) / 1000
+        watchdog = session == nil ? .never : .after(seconds: silenceLimit)
+        nextPing = session == nil ? .never : .after(seconds: Self.pingInterval)
+    }
+
     func next(until deadline: Deadline) throws -> LoopEvent {
         while true {
             if reportsSignals && signals.received != 0 { return .signal(signals.received) }
-            if let session, let frame = try session.receive(deadline: .now) { return .frame(frame) }
+            if let session, let frame = try session.receive(deadline: .now) {
+                watchdog = .after(seconds: silenceLimit)
+                return .frame(frame)
+            }
             try console.flushOutput()
             if deadline.hasPassed { return .timeout }
+            try keepAlive()
             var fds = [
                 pollfd(fd: session?.fileDescriptor ?? -1, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: reportsSignals ? signals.descriptor : -1, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: input ?? -1, events: Int16(POLLIN), revents: 0),
             ]
-            let ready = poll(&fds, nfds_t(fds.count), deadline.pollTimeout)
+            let ready = poll(&fds, nfds_t(fds.count), min(deadline, watchdog, nextPing).pollTimeout)
             if ready < 0 && errno != EINTR { throw GatewayError.connectionLost("poll failed: errno \(errno)", closeCode: nil) }
             if fds[1].revents != 0 { _ = signals.drain() }
             if fds[2].revents != 0 && !(reportsSignals && signals.received != 0) {
@@ -42,4 +63,23 @@ struct FrameLoop {
             }
         }
     }
+
+    /// Pings when one is due; declares the link dead when the gateway has been silent too long.
+    private func keepAlive() throws {
+        guard let session else { return }
+        if watchdog.hasPassed {
+            session.close(code: 4000, reason: "tick timeout")
+            throw GatewayError.connectionLost(
+                "no frame from the gateway for \(formatDelay(silenceLimit)) (2 × tickIntervalMs)", closeCode: 4000)
+        }
+        if nextPing.hasPassed {
+            try session.ping(deadline: .after(seconds: 5))
+            nextPing = .after(seconds: Self.pingInterval)
+        }
+    }
+}
+
+/// A delay as people read it: `0.4 s`, `12 s`.
+func formatDelay(_ seconds: Double) -> String {
+    seconds >= 10 ? "\(Int(seconds.rounded())) s" : "\(Double(Int(seconds * 10)) / 10) s"
 }
