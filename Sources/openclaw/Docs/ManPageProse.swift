@@ -12,6 +12,9 @@ enum ManPageProse {
         "Options may come before or after the command; `--` ends the options; `--flag=value` and `--flag value` both work, and short flags may be bundled (`-qs main`).",
         "The gateway URL and credentials come from the flags, then the environment, then the config file; an explicit `--url` never borrows credentials from the config file. Plain `ws://` to a host that is not loopback is refused unless OPENCLAW_ALLOW_INSECURE_PRIVATE_WS=1. On first use openclaw creates a device identity in the state directory; device tokens the gateway issues are kept there and reused.",
         "A write to a closed standard output (`openclaw watch | head -1`) ends the program quietly.",
+        "Frames the client does not understand (a message that is not JSON, JSON that is not an object, an object of an unknown `type`, a `res` to no request of ours) are skipped: standard error says so once per kind and gives a count at exit, and `--raw` still prints the ones that are JSON objects. `--strict` makes them an error (status 6) instead. Events with unknown names are printed like any other.",
+        "Every command watches the link: no frame for two tick intervals (from `hello-ok`) closes the connection (4000) as lost, status 3, and a WebSocket ping goes out every 15 seconds. A gateway that answers the connect with a retryable `UNAVAILABLE` and `retryAfterMs` (still starting) is asked again after that delay while it fits in `--connect-timeout`. `watch` reconnects with a backoff that only grows while connections drop within two ticks of `hello-ok`, and with `--client-events` prints `connected`, `disconnected`, `connect-failed`, `reconnected`, `gap` and `gave-up` lines.",
+        "A stop command sent with `send` (`/stop`, `stop`, `abort`, ...) starts no run: the gateway aborts the session's runs and `send` prints its acknowledgement (text: `aborted N run(s)`) and exits 0.",
     ]
 
     /// Variables that are not the default of a flag (those come from the table), and legacy names
@@ -40,7 +43,7 @@ enum ManPageProse {
         (.connection, "Cannot connect, or the connection was lost (worth retrying)."),
         (.authentication, "Authentication or pairing failed (retrying will not help until someone acts)."),
         (.timeout, "Timed out."),
-        (.protocolError, "Protocol error: malformed frame, unsupported protocol version."),
+        (.protocolError, "Protocol error: broken WebSocket framing, unsupported protocol version; with `--strict`, any frame the client does not understand."),
         (.interrupted, "Interrupted by SIGINT (`send` aborts its run first)."),
         (.terminated, "Terminated by SIGTERM (`send` aborts its run first)."),
     ]
