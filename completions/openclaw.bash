@@ -12,7 +12,7 @@ _openclaw_flags()
 {
     case $1 in
         history) REPLY='-n --limit' ;;
-        send) REPLY='-f --file --thinking --deliver --attach --idempotency-key --no-wait --agent-events' ;;
+        send) REPLY='-f --file --thinking --deliver --attach --idempotency-key --no-wait --agent-events --stream' ;;
         abort) REPLY='--run' ;;
         watch) REPLY='-e --event --run --count --until-final --max-retries --no-reconnect --backoff-base --backoff-max --client-events --resync' ;;
         call) REPLY='--expect-final --batch' ;;

@@ -87,6 +87,7 @@ complete -c openclaw -n '__openclaw_using_command send' -l attach -r -F -d 'atta
 complete -c openclaw -n '__openclaw_using_command send' -l idempotency-key -x -d 'idempotency key and run id (default: a fresh UUID); a stable key makes retries safe'
 complete -c openclaw -n '__openclaw_using_command send' -l no-wait -d 'print the ack and exit without waiting for the reply'
 complete -c openclaw -n '__openclaw_using_command send' -l agent-events -d 'also print the run\'s agent events'
+complete -c openclaw -n '__openclaw_using_command send' -l stream -d 'text mode into a pipe: stream the reply append-only instead of printing the final text once'
 
 # abort
 complete -c openclaw -n '__openclaw_using_command abort' -l run -x -d 'abort only this run'

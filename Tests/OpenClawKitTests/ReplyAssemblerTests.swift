@@ -118,7 +118,7 @@ private func run(_ payloads: [JSONValue], into assembler: inout ReplyAssembler) 
         var assembler = ReplyAssembler()
         let (updates, piped) = run([Chat.delta(1, cumulative: "Hello wor"), Chat.final(2, "Goodbye.")], into: &assembler)
         #expect(updates[1].change == .redraw)
-        #expect(updates[1].end == ReplyAssembler.End(state: .final, stopReason: "stop", errorMessage: nil, errorKind: nil))
+        #expect(updates[1].end == ReplyAssembler.End(state: .final, payload: ["stopReason": "stop"]))
         #expect(updates[1].text == "Goodbye.")
         #expect(piped == "Hello wor\nGoodbye.\n")
     }
@@ -148,14 +148,14 @@ private func run(_ payloads: [JSONValue], into assembler: inout ReplyAssembler) 
         let aborted = Chat.payload("aborted", seq: 2, [("stopReason", "rpc"), ("errorMessage", "stopped by user"), ("message", Chat.message(Chat.text("partial")))])
         let (updates, _) = run([Chat.delta(1, cumulative: "par"), aborted], into: &assembler)
         #expect(updates[1].change == .append("tial"))
-        #expect(updates[1].end == ReplyAssembler.End(state: .aborted, stopReason: "rpc", errorMessage: "stopped by user", errorKind: nil))
+        #expect(updates[1].end == ReplyAssembler.End(state: .aborted, payload: ["stopReason": "rpc", "errorMessage": "stopped by user"]))
     }
 
     @Test func errorCarriesMessageAndKindAndKeepsTheText() {
         var assembler = ReplyAssembler()
         let error = Chat.payload("error", seq: 2, [("errorMessage", "Error: 429 rate limited"), ("errorKind", "rate_limit")])
         let (updates, piped) = run([Chat.delta(1, cumulative: "Hel"), error], into: &assembler)
-        #expect(updates[1].end == ReplyAssembler.End(state: .error, stopReason: nil, errorMessage: "Error: 429 rate limited", errorKind: "rate_limit"))
+        #expect(updates[1].end == ReplyAssembler.End(state: .error, payload: ["errorMessage": "Error: 429 rate limited", "errorKind": "rate_limit"]))
         #expect(assembler.text == "Hel")
         #expect(piped == "Hel\n")
     }

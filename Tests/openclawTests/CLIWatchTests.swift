@@ -12,7 +12,7 @@ import OpenClawKit
         let watch = try cli.start(["watch", "--event", "chat"] + Self.fastReconnect)
         try waitUntilConnected(first)
         #expect(try cli.run(["send", "before"]).status == 0)
-        #expect(watch.waitForLines(1))
+        #expect(watch.waitForStdout("\"text\":\"before\"}],\"timestamp\""))
         first.kill()
         #expect(watch.waitForStderr("reconnecting"))
         let second = try SimulatorProcess(["--token", GatewayFixture.token, "--reply", "echo"], port: first.port)
@@ -123,7 +123,7 @@ import OpenClawKit
         first.kill()
         let second = try SimulatorProcess(["--token", GatewayFixture.token, "--history-fixture", "2:10"], port: first.port)
         #expect(watch.waitForStderr("reconnected"))
-        #expect(watch.waitForLines(3))
+        #expect(watch.waitForStdout(#""type":"res""#))
         watch.send(signal: SIGTERM)
         let result = watch.finish()
         let history = result.frames.first { $0["type"]?.stringValue == "res" }

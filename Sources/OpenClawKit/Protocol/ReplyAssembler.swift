@@ -10,6 +10,14 @@ public struct ReplyAssembler: Sendable {
         public var stopReason: String?
         public var errorMessage: String?
         public var errorKind: String?
+
+        /// The end an event with `payload` and `state` describes.
+        public init(state: ChatState, payload: JSONValue?) {
+            self.state = state
+            stopReason = payload?[ChatField.stopReason]?.stringValue
+            errorMessage = payload?[ChatField.errorMessage]?.stringValue
+            errorKind = payload?[ChatField.errorKind]?.stringValue
+        }
     }
 
     /// Seq numbers `expected..<received` of this run never arrived (lost, or targeted at other connections).
@@ -69,9 +77,7 @@ public struct ReplyAssembler: Sendable {
             // A final without `message` was silent: keep what was streamed.
             if let message = payload[ChatField.message], !message.isNull { text = MessageText.text(of: message) }
             progress = nil
-            ended = End(
-                state: state, stopReason: payload[ChatField.stopReason]?.stringValue,
-                errorMessage: payload[ChatField.errorMessage]?.stringValue, errorKind: payload[ChatField.errorKind]?.stringValue)
+            ended = End(state: state, payload: payload)
             end = ended
         default:
             break  // an unknown state: nothing to show

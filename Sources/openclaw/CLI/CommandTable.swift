@@ -152,6 +152,8 @@ enum CommandTable {
                          help: "idempotency key and run id (default: a fresh UUID); a stable key makes retries safe", binding: .text(\.send.idempotencyKey)),
                 FlagSpec(long: "no-wait", help: "print the ack and exit without waiting for the reply", binding: .toggle(\.send.noWait)),
                 FlagSpec(long: "agent-events", help: "also print the run's agent events", binding: .toggle(\.send.agentEvents)),
+                FlagSpec(long: "stream", help: "text mode into a pipe: stream the reply append-only instead of printing the final text once",
+                         binding: .toggle(\.send.stream)),
             ],
             defaultTimeout: 600,
             run: SendCommand.run),

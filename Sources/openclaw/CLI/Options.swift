@@ -41,6 +41,8 @@ struct SendOptions: Equatable, Sendable {
     var idempotencyKey: String?
     var noWait = false
     var agentEvents = false
+    /// Text mode into a pipe: append-only streaming instead of the final text once.
+    var stream = false
 }
 
 struct AbortOptions: Equatable, Sendable {

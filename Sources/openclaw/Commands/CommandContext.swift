@@ -10,6 +10,8 @@ struct CommandContext {
     let console: Console
     let signals: SignalWatcher
     let clock: Clock
+    /// Whether stdout and stderr are terminals, and whether colour is wanted.
+    let terminal: Terminal
     /// Frames skipped for forward compatibility, reported once per kind and counted at exit.
     let skipped: SkippedFrames
     /// The deadline for the whole command (`--timeout`, else the command's default).
@@ -24,6 +26,7 @@ struct CommandContext {
         self.console = console
         self.signals = signals
         self.clock = clock
+        terminal = Terminal.detect(noColor: environment["NO_COLOR"], term: environment["TERM"])
         skipped = SkippedFrames(console: console)
         let timeout = invocation.options.global.timeout ?? invocation.command.defaultTimeout
         timeoutSeconds = timeout

@@ -30,7 +30,8 @@ struct RunStream {
     let context: CommandContext
     let session: GatewaySession
     let runID: String
-    private var reply = ReplyText()
+    private var assembler = ReplyAssembler()
+    private var renderer: ReplyRenderer
     private var early: [GatewayFrame] = []
     private var earlyBytes = 0
     /// Events of the run held back until the ack: a gateway that never acks cannot grow them without bound.
@@ -42,6 +43,7 @@ struct RunStream {
         self.session = session
         self.runID = runID
         agentEvents = context.options.send.agentEvents
+        renderer = ReplyRenderer(console: context.console, terminal: context.terminal, stream: context.options.send.stream)
     }
 
     mutating func start(params: JSONValue) throws {
@@ -75,8 +77,13 @@ struct RunStream {
             if context.format == .text { context.console.out.write("aborted \(stopped.count) run(s)\n") }
             return
         }
+        if context.options.send.noWait { return }
         let status = ack.payload?["status"]?.stringValue.flatMap(ChatSendStatus.init(rawValue:))
-        if context.options.send.noWait || status == .ok { return }
+        if status == .ok {
+            // The same idempotency key already ran to the end: nothing more will come for it.
+            if context.format == .text { try showFinishedRun() }
+            return
+        }
 
         for frame in early { if try handle(frame) { return } }
         while true {
@@ -86,14 +93,16 @@ struct RunStream {
                 else if context.raw { context.printFrame(frame) }
             case .signal(let signal): try interrupt(signal, loop: loop)
             case .input: continue  // no input descriptor here
-            case .timeout: throw context.timeoutFailure("waiting for run \(runID) to end")
+            case .timeout:
+                renderer.interrupted()
+                throw context.timeoutFailure("waiting for run \(runID) to end")
             }
         }
     }
 
-    private func nextEvent(_ loop: FrameLoop) throws -> LoopEvent {
+    private mutating func nextEvent(_ loop: FrameLoop) throws -> LoopEvent {
         do { return try loop.next(until: context.deadline) } catch let error as GatewayError {
-            if context.format == .text { context.console.out.write("\n"); try? context.console.flushOutput() }
+            if context.format == .text { renderer.interrupted(); try? context.console.flushOutput() }
             throw CommandFailure(error)
         }
     }
@@ -103,25 +112,58 @@ struct RunStream {
         return frame.header.runId == runID
     }
 
-    /// Prints one event of the run; true when the run has ended (and the command with it).
+    /// Shows one event of the run; true when the run has ended (and the command with it).
     private mutating func handle(_ frame: GatewayFrame) throws -> Bool {
-        if frame.eventName == GatewayEventName.agent {
-            if agentEvents && context.format == .ndjson { context.printFrame(frame) }
-            return false
-        }
-        let payload = frame.payload
-        let state = frame.header.state.flatMap(ChatState.init(rawValue:))
+        let isAgent = frame.eventName == GatewayEventName.agent
         switch context.format {
-        case .ndjson: context.printFrame(frame)
-        case .text: reply.show(payload, final: state != .delta, to: context.console.out)
+        case .ndjson:
+            if !isAgent || agentEvents { context.printFrame(frame) }
+            if isAgent { return false }
+            let state = frame.header.state.flatMap(ChatState.init(rawValue:))
+            guard let state, state.endsRun else { return false }
+            try finish(ReplyAssembler.End(state: state, payload: frame.payload))
+            return true
+        case .text:
+            let update = isAgent ? assembler.apply(agent: frame.payload) : assembler.apply(chat: frame.payload)
+            if let gap = update.gap {
+                context.console.note("sequence gap in run \(runID): expected \(gap.expected), received \(gap.received) (text may be missing until the next full message)")
+            }
+            renderer.show(update)
+            guard let end = update.end else { return false }
+            try finish(end)
+            return true
         }
-        switch state {
-        case .final: return true
-        case .aborted: throw CommandFailure(.gatewayError, "run \(runID) was aborted")
+    }
+
+    /// Exit 0 for `final`; 1 with the reason for `aborted` and `error`.
+    private func finish(_ end: ReplyAssembler.End) throws {
+        let details = [end.errorKind.map { "errorKind: \($0)" }, end.stopReason.map { "stopReason: \($0)" }].compactMap { $0 }
+        let suffix = details.isEmpty ? "" : " (\(details.joined(separator: ", ")))"
+        switch end.state {
+        case .aborted:
+            throw CommandFailure(.gatewayError, "run \(runID) was aborted\(end.errorMessage.map { ": \($0)" } ?? "")\(suffix)")
         case .error:
-            let reason = payload?[ChatField.errorMessage]?.stringValue ?? "no reason given"
-            throw CommandFailure(.gatewayError, "run \(runID) failed: \(reason)")
-        default: return false
+            throw CommandFailure(.gatewayError, "run \(runID) failed: \(end.errorMessage ?? "no reason given")\(suffix)")
+        default:
+            return
+        }
+    }
+
+    /// A retried send whose run already finished: its reply when the transcript names the run,
+    /// otherwise one line on stderr saying where to find it.
+    private func showFinishedRun() throws {
+        let params: JSONValue = [ChatField.sessionKey: .string(context.sessionKey), "limit": 50]
+        let history = try request(GatewayMethod.chatHistory, params: params, on: session, context: context)
+        let messages = history.payload?["messages"]?.arrayValue ?? []
+        let ours = messages.last { message in
+            message["role"]?.stringValue == "assistant"
+                && [message["idempotencyKey"], message[ChatField.runId], message["__openclaw"]?[ChatField.runId]]
+                    .contains { $0?.stringValue == runID }
+        }
+        if let ours {
+            context.console.out.write(MessageText.text(of: ours) + "\n")
+        } else {
+            context.console.note("run \(runID) already ran (the gateway answered from its idempotency cache); its reply is in the transcript: openclaw history -s \(context.sessionKey) -n 2 -o text")
         }
     }
 
@@ -132,10 +174,9 @@ struct RunStream {
         let params: JSONValue = [ChatField.sessionKey: .string(context.sessionKey), ChatField.runId: .string(runID)]
         if let id = try? session.send(method: GatewayMethod.chatAbort, params: params, deadline: deadline) {
             var sawResponse = false, sawEnd = false
-            var frames = loop
-            frames.reportsSignals = false  // the signal is being acted on
+            loop.reportsSignals = false  // the signal is being acted on
             while !(sawResponse && sawEnd) {
-                guard case .frame(let frame)? = try? frames.next(until: deadline) else { break }
+                guard case .frame(let frame)? = try? loop.next(until: deadline) else { break }
                 if frame.responseID == id {
                     sawResponse = true
                     if context.format == .ndjson { context.printFrame(frame) }
@@ -148,33 +189,8 @@ struct RunStream {
                 }
             }
         }
-        if context.format == .text { context.console.out.write("\n") }
+        if context.format == .text { renderer.interrupted() }
         try? context.console.flushOutput()
         throw CommandFailure(status, "interrupted: sent chat.abort for run \(runID)")
-    }
-}
-
-/// The reply text for `-o text`: prints only what is new in each delta.
-struct ReplyText {
-    private var printed: [UInt8] = []
-
-    mutating func show(_ payload: JSONValue?, final: Bool, to out: OutputStream) {
-        var full: [UInt8]
-        if let message = payload?["message"], !message.isNull {
-            full = Array(TranscriptText.text(of: message).utf8)
-        } else if let delta = payload?["deltaText"]?.stringValue {
-            full = payload?["replace"]?.boolValue == true ? Array(delta.utf8) : printed + Array(delta.utf8)
-        } else {
-            full = printed
-        }
-        if full.starts(with: printed) {
-            out.write(full[printed.count...])
-        } else {
-            // The gateway replaced the text: start it again on a new line.
-            out.write("\n")
-            out.write(full)
-        }
-        printed = full
-        if final { out.write("\n") }
     }
 }

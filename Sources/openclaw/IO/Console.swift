@@ -32,11 +32,17 @@ struct Console: Sendable {
 
     /// Messages quote gateway text (error messages, close reasons): control characters become `?`,
     /// so a hostile peer can neither split the line nor send terminal escapes.
-    static func oneLine(_ message: String) -> String {
-        func isControl(_ scalar: Unicode.Scalar) -> Bool { scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value < 0xA0) }
-        guard message.unicodeScalars.contains(where: isControl) else { return message }
+    static func oneLine(_ message: String) -> String { sanitized(message, keepingLineBreaks: false) }
+
+    /// Gateway text for a terminal: control characters become `?` (line breaks and tabs too, unless kept).
+    static func sanitized(_ text: String, keepingLineBreaks: Bool) -> String {
+        func isControl(_ scalar: Unicode.Scalar) -> Bool {
+            if keepingLineBreaks && (scalar == "\n" || scalar == "\t") { return false }
+            return scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value < 0xA0)
+        }
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
         var scalars = String.UnicodeScalarView()
-        for scalar in message.unicodeScalars { scalars.append(isControl(scalar) ? "?" : scalar) }
+        for scalar in text.unicodeScalars { scalars.append(isControl(scalar) ? "?" : scalar) }
         return String(scalars)
     }
 }
