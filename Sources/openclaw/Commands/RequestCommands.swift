@@ -44,7 +44,7 @@ enum HistoryCommand {
         case .ndjson: context.printFrame(response)
         case .text:
             for message in response.payload?["messages"]?.arrayValue ?? [] {
-                context.console.out.write(TranscriptText.line(for: message))
+                context.console.out.write(TranscriptText.line(for: message, colour: context.terminal.colour))
                 context.console.out.write("\n")
             }
         }
