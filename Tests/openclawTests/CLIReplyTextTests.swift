@@ -101,22 +101,8 @@ import OpenClawKit
     @Test func historyRolesAreColouredOnlyOnATerminalWithoutNoColor() throws {
         let gateway = try GatewayFixture(["--reply", "echo"])
         #expect(try gateway.run(["send", "hi"]).status == 0)
-        let binary = BuiltProducts.executable("openclaw").path
-        func underTerminal(_ extra: [String: String]) throws -> String {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-            process.arguments = ["-qfec", "\(binary) history -o text", "/dev/null"]
-            process.environment = gateway.cli.variables.merging(["TERM": "xterm"].merging(extra) { $1 }) { $1 }
-            let out = Pipe()
-            process.standardOutput = out
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return String(decoding: data, as: UTF8.self)
-        }
-        #expect(try underTerminal([:]).contains("\u{1B}[1;36muser:\u{1B}[0m hi"))
-        #expect(!(try underTerminal(["NO_COLOR": "1"])).contains("\u{1B}["))
+        #expect(try Self.underTerminal("history -o text", gateway).screen.contains("\u{1B}[1;36muser:\u{1B}[0m hi"))
+        #expect(!(try Self.underTerminal("history -o text", gateway, ["NO_COLOR": "1"])).screen.contains("\u{1B}["))
         #expect(!(try gateway.run(["history", "-o", "text"])).stdout.contains("\u{1B}["))
     }
 
@@ -134,22 +120,8 @@ import OpenClawKit
         ]
         let script = try ScriptFile(steps)
         let gateway = try GatewayFixture(["--script", script.path])
-        let binary = BuiltProducts.executable("openclaw").path
-        let command = "\(binary) send -o text hi"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qfec", command, "/dev/null"]
-        var environment = gateway.cli.variables
-        environment["TERM"] = "xterm"
-        process.environment = environment
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let screen = String(decoding: data, as: UTF8.self)
-        #expect(process.terminationStatus == 0, "\(screen)")
+        let (exitStatus, screen) = try Self.underTerminal("send -o text hi", gateway)
+        #expect(exitStatus == 0, "\(screen)")
         #expect(screen.contains("preparing workspace…"), "\(screen.debugDescription)")
         #expect(screen.contains("Hello wor"))
         #expect(screen.contains("\r\u{1B}[J") || screen.contains("\u{1B}[J"), "the replaced text is erased: \(screen.debugDescription)")
@@ -159,5 +131,22 @@ import OpenClawKit
         let clear = try #require(screen.range(of: "\r\u{1B}[2K", range: status.upperBound..<screen.endIndex))
         let text = try #require(screen.range(of: "Hello wor"))
         #expect(clear.upperBound <= text.lowerBound)
+    }
+
+    /// Runs `openclaw ARGUMENTS` with stdout and stderr on a pty (script(1)); returns what the terminal got.
+    static func underTerminal(_ arguments: String, _ gateway: GatewayFixture, _ extra: [String: String] = [:]) throws
+        -> (status: Int32, screen: String)
+    {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qfec", "\(BuiltProducts.executable("openclaw").path) \(arguments)", "/dev/null"]
+        process.environment = gateway.cli.variables.merging(["TERM": "xterm"].merging(extra) { $1 }) { $1 }
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }

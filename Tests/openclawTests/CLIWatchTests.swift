@@ -189,17 +189,6 @@ import OpenClawKit
         #expect(large.kilobytes - small.kilobytes < 4 * 1024, "10k events: \(small.kilobytes) KiB, 1M: \(large.kilobytes) KiB")
     }
 
-    /// Waits until the simulator's log shows `connections` completed handshakes.
-    private func waitUntilConnected(_ simulator: SimulatorProcess, connections: Int = 1) throws {
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            let hellos = simulator.logEntries().filter { $0["frame"]?["payload"]?["type"]?.stringValue == "hello-ok" }
-            if hellos.count >= connections { return }
-            usleep(20_000)
-        }
-        throw CLIProcessError(description: "the simulator saw fewer than \(connections) handshakes")
-    }
-
     private func residentKilobytes(_ pid: Int32) -> Int {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return -1 }
         let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }

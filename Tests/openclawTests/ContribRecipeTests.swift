@@ -148,7 +148,7 @@ import OpenClawKit
     @Test func theUnitsCommandStreamsEventsAndStopsCleanlyOnSIGTERM() throws {
         let gateway = try GatewayFixture(["--reply", "lorem:3"])
         let watch = try gateway.cli.start(try Self.execStart(extra: []))
-        try Self.waitUntilConnected(gateway.simulator)
+        try waitUntilConnected(gateway.simulator)
         #expect(try gateway.run(["send", "--idempotency-key", "unit-run", "hello"]).status == 0)
         #expect(watch.waitForStdout(#""state":"final""#))
         // systemctl stop sends SIGTERM: a clean exit, so Restart=on-failure does not fire.
@@ -163,7 +163,7 @@ import OpenClawKit
         let first = try SimulatorProcess(["--token", GatewayFixture.token])
         let cli = CLIEnvironment(url: first.url, token: GatewayFixture.token)
         let watch = try cli.start(try Self.execStart(extra: ["--backoff-base", "0.05", "--backoff-max", "0.2"]))
-        try Self.waitUntilConnected(first)
+        try waitUntilConnected(first)
         first.kill()
         #expect(watch.waitForStdout(#""event":"disconnected""#))
         let second = try SimulatorProcess(["--token", GatewayFixture.token], port: first.port)
@@ -218,15 +218,5 @@ import OpenClawKit
         let unitBody = try String(contentsOf: Self.unit, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
             .drop { $0.hasPrefix("#") }.joined(separator: "\n")
         #expect(readme.contains(unitBody), "the README's unit differs from contrib/systemd/openclaw-watch.service")
-    }
-
-    static func waitUntilConnected(_ simulator: SimulatorProcess, connections: Int = 1) throws {
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            let hellos = simulator.logEntries().filter { $0["frame"]?["payload"]?["type"]?.stringValue == "hello-ok" }
-            if hellos.count >= connections { return }
-            usleep(20_000)
-        }
-        throw CLIProcessError(description: "the simulator saw fewer than \(connections) handshakes")
     }
 }

@@ -36,13 +36,7 @@ import OpenClawKit
     @Test func aV4ServerGivesAV3NodeItsV4Hello() throws {
         let sim = try SimulatorProcess()
         let client = try TestGatewayClient(sim)
-        var options = try TestGatewayClient.ConnectOptions.device(scopes: [])
-        options.role = "node"
-        options.clientId = "node-host"
-        options.clientMode = "node"
-        options.minProtocol = 3
-        options.maxProtocol = 3
-        let hello = try client.handshake(options)
+        let hello = try client.handshake(try .v3Node())
         #expect(hello["protocol"]?.intValue == 3)
         #expect(hello["auth"]?["role"]?.stringValue == "node")
         #expect(hello["features"]?["capabilities"] != nil)

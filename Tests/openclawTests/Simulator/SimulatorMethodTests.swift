@@ -247,13 +247,7 @@ import OpenClawKit
     @Test func nodeRoleMayUseProtocol3ButNotOperatorMethods() throws {
         let sim = try SimulatorProcess()
         let client = try TestGatewayClient(sim)
-        var options = try TestGatewayClient.ConnectOptions.device(scopes: [])
-        options.role = "node"
-        options.clientId = "node-host"
-        options.clientMode = "node"
-        options.minProtocol = 3
-        options.maxProtocol = 3
-        let hello = try client.handshake(options)
+        let hello = try client.handshake(try .v3Node())
         #expect(hello["protocol"]?.intValue == 3)
         let response = try client.call("chat.history", ["sessionKey": "main"])
         #expect(response["error"] == ["code": "INVALID_REQUEST", "message": "unauthorized role: node"])

@@ -34,4 +34,15 @@ extension TestGatewayClient.ConnectOptions {
         options.device = try TestDevice()
         return options
     }
+
+    /// A node host (device identity, no scopes) that speaks only protocol 3.
+    static func v3Node() throws -> Self {
+        var options = try device(scopes: [])
+        options.role = "node"
+        options.clientId = "node-host"
+        options.clientMode = "node"
+        options.minProtocol = 3
+        options.maxProtocol = 3
+        return options
+    }
 }

@@ -89,3 +89,14 @@ final class SimulatorProcess: @unchecked Sendable {
         return nil
     }
 }
+
+/// Waits until the simulator's log shows `connections` completed handshakes.
+func waitUntilConnected(_ simulator: SimulatorProcess, connections: Int = 1) throws {
+    let deadline = Date().addingTimeInterval(20)
+    while Date() < deadline {
+        let hellos = simulator.logEntries().filter { $0["frame"]?["payload"]?["type"]?.stringValue == "hello-ok" }
+        if hellos.count >= connections { return }
+        usleep(20_000)
+    }
+    throw CLIProcessError(description: "the simulator saw fewer than \(connections) handshakes")
+}
