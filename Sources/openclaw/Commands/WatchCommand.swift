@@ -145,7 +145,7 @@ struct Watcher {
         guard let maxRetries, failures > maxRetries else { return }
         let reason = FailureMessages.sentence(for: error)
         report("gave-up", nil, ["attempts": JSONValue(failures), "code": .string(Self.code(of: error)), "message": .string(reason)])
-        throw CommandFailure(ExitStatus(error), "\(reason) (gave up after \(maxRetries) retries)")
+        throw CommandFailure(.connection, "\(reason) (gave up after \(maxRetries) retries)")
     }
 
     /// A stable word for the kind of failure, for `--client-events` consumers.
