@@ -115,7 +115,7 @@ public final class Ed25519PublicKey: @unchecked Sendable {
         withMemoryBIO { PEM_write_bio_PUBKEY($0, pkey) }
     }
 
-    public func isValidSignature(_ signature: [UInt8], for message: some Collection<UInt8>) -> Bool {
+    package func isValidSignature(_ signature: [UInt8], for message: some Collection<UInt8>) -> Bool {
         guard signature.count == 64, let ctx = EVP_MD_CTX_new() else { return false }
         defer { EVP_MD_CTX_free(ctx) }
         let input = Array(message)

@@ -63,7 +63,7 @@ public final class TCPStream: ByteStream, @unchecked Sendable {
     public var remoteAddress: (host: String, port: Int)? { SocketAddress.of(fd: fileDescriptor, peer: true) }
 
     /// True when the peer is on this machine (127.0.0.0/8, ::1 or IPv4-mapped loopback).
-    public var isLoopbackPeer: Bool {
+    package var isLoopbackPeer: Bool {
         guard let host = remoteAddress?.host else { return false }
         return host == "::1" || host.hasPrefix("127.") || host.hasPrefix("::ffff:127.")
     }

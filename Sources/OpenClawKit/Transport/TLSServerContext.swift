@@ -1,10 +1,10 @@
 import COpenSSL
 
 /// A certificate and key for the server side (the simulator's `--tls-cert`/`--tls-key`), shared by all connections.
-public final class TLSServerContext: @unchecked Sendable {
+package final class TLSServerContext: @unchecked Sendable {
     let context: OpaquePointer
 
-    public init(certificatePath: String, keyPath: String) throws(TransportError) {
+    package init(certificatePath: String, keyPath: String) throws(TransportError) {
         ERR_clear_error()
         guard let context = SSL_CTX_new(TLS_server_method()) else {
             throw .tls("cannot create a TLS context: \(CryptoError.drainOpenSSLErrors())")

@@ -102,7 +102,7 @@ public final class TLSStream: ByteStream, @unchecked Sendable {
         return stream
     }
 
-    public static func server(over tcp: TCPStream, context: TLSServerContext, deadline: Deadline) throws(TransportError) -> TLSStream {
+    package static func server(over tcp: TCPStream, context: TLSServerContext, deadline: Deadline) throws(TransportError) -> TLSStream {
         ERR_clear_error()
         guard let ssl = SSL_new(context.context) else {
             tcp.close()

@@ -97,7 +97,7 @@ public final class WebSocketConnection: @unchecked Sendable {
 
     /// Server: reads and validates the upgrade request on `stream` and answers 101.
     /// Returns the request path too. A bad request is answered with 400, the stream closed, and thrown.
-    public static func accept(
+    package static func accept(
         stream: ByteStream, maxMessageSize: Int = defaultMaxMessageSize, deadline: Deadline
     ) throws(WebSocketError) -> (connection: WebSocketConnection, path: String) {
         let connection = WebSocketConnection(role: .server, stream: stream, maxMessageSize: maxMessageSize)
@@ -275,7 +275,7 @@ public final class WebSocketConnection: @unchecked Sendable {
     }
 
     /// Writes bytes straight to the stream, bypassing framing (the simulator's `garbage` fault).
-    public func sendRaw(_ bytes: [UInt8], deadline: Deadline) throws(WebSocketError) {
+    package func sendRaw(_ bytes: [UInt8], deadline: Deadline) throws(WebSocketError) {
         writeLock.lock()
         defer { writeLock.unlock() }
         try writeRaw(bytes, deadline: deadline)
