@@ -141,7 +141,7 @@ enum CommandTable {
             run: HistoryCommand.run),
         CommandSpec(
             name: "send", arguments: "[MESSAGE...]", positionals: .message, summary: "send a message and stream the reply",
-            details: "The message is the arguments joined by spaces; `-`, or no argument with stdin not a terminal, reads stdin. ndjson prints the chat.send res frame and then every chat event of the run until it ends; text streams the reply. SIGINT/SIGTERM abort the run first.",
+            details: "The message is the arguments joined by spaces; `-`, or no argument with stdin not a terminal, reads stdin. ndjson prints the chat.send res frame and then every chat event of the run until it ends. text prints the final reply once when stdout is not a terminal (--stream: append-only as it grows) and streams it live on a terminal. A stop command (/stop) prints the abort ack. SIGINT/SIGTERM abort the run first.",
             flags: [
                 FlagSpec(long: "file", short: "f", value: .file, placeholder: "PATH", help: "read the message from a file", binding: .text(\.send.file)),
                 FlagSpec(long: "thinking", value: .text, placeholder: "LEVEL", help: "thinking level for this turn (e.g. low, high)", binding: .text(\.send.thinking)),
