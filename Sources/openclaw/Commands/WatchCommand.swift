@@ -189,7 +189,10 @@ struct Watcher {
                     else if context.raw { context.printFrame(frame) }
                     continue
                 }
-                guard case .event(let name, let seq) = frame.kind else { continue }
+                guard case .event(let name, let seq) = frame.kind else {
+                    if context.raw { context.printFrame(frame) }  // requests and frames of unknown types
+                    continue
+                }
                 // v3 numbers broadcasts globally, so skips there are not loss of our data.
                 if let seq, hello.protocolVersion >= 4, let expected = outer.record(seq) {
                     reportGap(expected: expected, received: seq, runID: nil)
