@@ -44,10 +44,38 @@ public enum Redaction {
     }
 
     /// ASCII case folding only, so a byte scan (`SecretFilter`) can find every such key.
+    /// Every name in `secretKeys` also matches one of these rules; the check runs on the UTF-8 bytes
+    /// (the generic `String.contains` cost ~40,000 instructions per key, a handshake has hundreds).
     static func isSecretKey(_ key: String) -> Bool {
-        if secretKeys.contains(key) { return true }
-        let lower = String(decoding: key.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
-        return lower.hasSuffix("token") || lower.contains("password") || lower.contains("secret")
-            || lower.contains("privatekey") || lower.hasSuffix("apikey")
+        var key = key
+        return key.withUTF8 { bytes in
+            endsWith(bytes, "token") || contains(bytes, "password") || contains(bytes, "secret")
+                || contains(bytes, "privatekey") || endsWith(bytes, "apikey")
+        }
+    }
+
+    /// Whether `bytes` ends with the lower-case ASCII `suffix`, ignoring ASCII case.
+    private static func endsWith(_ bytes: UnsafeBufferPointer<UInt8>, _ suffix: StaticString) -> Bool {
+        let count = suffix.utf8CodeUnitCount
+        guard bytes.count >= count else { return false }
+        return matches(bytes, at: bytes.count - count, suffix)
+    }
+
+    /// Whether `bytes` contains the lower-case ASCII `needle`, ignoring ASCII case.
+    private static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ needle: StaticString) -> Bool {
+        let count = needle.utf8CodeUnitCount
+        guard bytes.count >= count else { return false }
+        for start in 0...(bytes.count - count) where matches(bytes, at: start, needle) { return true }
+        return false
+    }
+
+    private static func matches(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, _ needle: StaticString) -> Bool {
+        let pointer = needle.utf8Start
+        for i in 0..<needle.utf8CodeUnitCount {
+            let c = bytes[start + i]
+            let folded = c >= 0x41 && c <= 0x5A ? c | 0x20 : c
+            if folded != pointer[i] { return false }
+        }
+        return true
     }
 }

@@ -5,6 +5,7 @@ public final class TLSServerContext: @unchecked Sendable {
     let context: OpaquePointer
 
     public init(certificatePath: String, keyPath: String) throws(TransportError) {
+        OpenSSLRuntime.loadDeferredConfig()
         ERR_clear_error()
         guard let context = SSL_CTX_new(TLS_server_method()) else {
             throw .tls("cannot create a TLS context: \(CryptoError.drainOpenSSLErrors())")
