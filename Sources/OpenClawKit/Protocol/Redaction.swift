@@ -48,34 +48,37 @@ public enum Redaction {
     /// (the generic `String.contains` cost ~40,000 instructions per key, a handshake has hundreds).
     static func isSecretKey(_ key: String) -> Bool {
         var key = key
-        return key.withUTF8 { bytes in
-            endsWith(bytes, "token") || contains(bytes, "password") || contains(bytes, "secret")
-                || contains(bytes, "privatekey") || endsWith(bytes, "apikey")
+        return key.withUTF8 { isSecretKey($0) }
+    }
+
+    /// The same test on a name's UTF-8 bytes (the frame scanner checks every member name with it):
+    /// one pass that compares only where a needle's first letter is.
+    static func isSecretKey(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = bytes.count
+        guard n >= 5, let p = bytes.baseAddress else { return false }  // "token" is the shortest match
+        @inline(__always) func folded(_ k: Int) -> UInt8 {
+            let c = p[k]
+            return c &- 0x41 < 26 ? c | 0x20 : c
         }
-    }
-
-    /// Whether `bytes` ends with the lower-case ASCII `suffix`, ignoring ASCII case.
-    private static func endsWith(_ bytes: UnsafeBufferPointer<UInt8>, _ suffix: StaticString) -> Bool {
-        let count = suffix.utf8CodeUnitCount
-        guard bytes.count >= count else { return false }
-        return matches(bytes, at: bytes.count - count, suffix)
-    }
-
-    /// Whether `bytes` contains the lower-case ASCII `needle`, ignoring ASCII case.
-    private static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ needle: StaticString) -> Bool {
-        let count = needle.utf8CodeUnitCount
-        guard bytes.count >= count else { return false }
-        for start in 0...(bytes.count - count) where matches(bytes, at: start, needle) { return true }
+        @inline(__always) func matches(at k: Int, _ needle: StaticString) -> Bool {
+            let count = needle.utf8CodeUnitCount
+            guard k >= 0, k + count <= n else { return false }
+            let q = needle.utf8Start
+            for m in 0..<count where folded(k + m) != q[m] { return false }
+            return true
+        }
+        let last = folded(n - 1)
+        if last == UInt8(ascii: "n"), matches(at: n - 5, "token") { return true }
+        if last == UInt8(ascii: "y"), matches(at: n - 6, "apikey") { return true }
+        var k = 0
+        while k + 6 <= n {  // "secret" is the shortest inner needle
+            switch folded(k) {
+            case UInt8(ascii: "p"): if matches(at: k, "password") || matches(at: k, "privatekey") { return true }
+            case UInt8(ascii: "s"): if matches(at: k, "secret") { return true }
+            default: break
+            }
+            k += 1
+        }
         return false
-    }
-
-    private static func matches(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, _ needle: StaticString) -> Bool {
-        let pointer = needle.utf8Start
-        for i in 0..<needle.utf8CodeUnitCount {
-            let c = bytes[start + i]
-            let folded = c >= 0x41 && c <= 0x5A ? c | 0x20 : c
-            if folded != pointer[i] { return false }
-        }
-        return true
     }
 }
