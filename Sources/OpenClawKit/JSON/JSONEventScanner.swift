@@ -202,7 +202,7 @@ extension JSONReader {
         }
         let scanned = try scanString(quote: UInt8(ascii: "\""))
         let key = routingKey(scanned)  // after the scan: it reads `scratch`
-        noteKey(scanned)
+        if key == .other { noteKey(scanned) }  // no routing name is a secret name
         try skipSpace()
         guard i < count, base[i] == UInt8(ascii: ":") else {
             if i >= count { throw JSONError("unexpected end of input inside object", offset: i) }

@@ -412,7 +412,14 @@ struct JSONReader {
         return j + length
     }
 
+    @inline(__always)
     mutating func skipSpace() throws(JSONError) {
+        // Most calls find no space at all (compact JSON): answer those without a call.
+        if i < count && base[i] > 0x20 && !json5 { return }
+        try skipSpaceSlowly()
+    }
+
+    private mutating func skipSpaceSlowly() throws(JSONError) {
         if json5 { return try skipJSON5Space() }
         while i < count {
             switch base[i] {
