@@ -246,9 +246,10 @@ extension JSONReader {
     }
 
     /// Validates and steps over one strict JSON value at `i` that sits inside `depth` open containers,
-    /// keeping a bit per open container instead of recursing.
+    /// keeping a bit per open container instead of recursing (in a register for the first 64 levels,
+    /// so the usual value costs no allocation).
     mutating func skipValue(depth: Int) throws(JSONError) {
-        var open: [Bool] = []  // true for an object
+        var open = ContainerBits()
         readValue: while true {
             guard i < count else { throw JSONError("unexpected end of input, expected a value", offset: i) }
             let c = base[i]
@@ -262,7 +263,7 @@ extension JSONReader {
                     i += 1
                 } else {
                     if isObject { try skipKey() }
-                    open.append(isObject)
+                    open.push(isObject)
                     try skipSpace()
                     continue readValue
                 }
@@ -294,6 +295,32 @@ extension JSONReader {
                 open.removeLast()
             }
             return
+        }
+    }
+
+    /// A stack of "is an object" bits: 64 in a word, deeper levels in an array.
+    struct ContainerBits {
+        private var low: UInt64 = 0
+        private var deeper: [Bool] = []
+        private(set) var count = 0
+
+        @inline(__always) mutating func push(_ isObject: Bool) {
+            if count < 64 {
+                if isObject { low |= 1 << UInt64(count) } else { low &= ~(1 << UInt64(count)) }
+            } else {
+                deeper.append(isObject)
+            }
+            count += 1
+        }
+
+        @inline(__always) var last: Bool? {
+            guard count > 0 else { return nil }
+            return count <= 64 ? low & (1 << UInt64(count - 1)) != 0 : deeper[deeper.count - 1]
+        }
+
+        @inline(__always) mutating func removeLast() {
+            count -= 1
+            if count >= 64 { deeper.removeLast() }
         }
     }
 

@@ -20,13 +20,18 @@ public final class GatewayFrame {
     public private(set) lazy var value: JSONValue = (try? JSONValue.parse(raw)) ?? .null
 
     public init(message: [UInt8]) throws(ProtocolError) {
-        let header: JSONFrameHeader
-        do { header = try JSONEventScanner.scan(message) } catch {
-            throw ProtocolError("malformed frame from the gateway: \(error)")
+        // Scanned in place and moved, not copied: a header copy retains six strings.
+        var scanned: JSONFrameHeader? = nil
+        var failure: JSONError? = nil
+        message.withUnsafeBytes { buffer in
+            do throws(JSONError) { scanned = try JSONEventScanner.scan(buffer) } catch { failure = error }
         }
+        guard let header = scanned else {
+            throw ProtocolError("malformed frame from the gateway: \(failure ?? JSONError("empty input", offset: 0))")
+        }
+        self.kind = try Self.kind(of: header)
         self.raw = message
         self.header = header
-        self.kind = try Self.kind(of: header)
     }
 
     private static func kind(of header: JSONFrameHeader) throws(ProtocolError) -> Kind {
