@@ -1,7 +1,7 @@
 /// Removes secrets from frames before they are shown (`--trace`, `--raw`).
 public enum Redaction {
-    /// Member names whose string values are secrets wherever they appear.
-    static let secretKeys: Set<String> = [
+    /// Member names the protocol uses for secrets; `isSecretKey`'s rules accept all of them (and more).
+    static let secretKeys: [String] = [
         "token", "password", "deviceToken", "bootstrapToken", "approvalRuntimeToken",
         "agentRuntimeIdentityToken", "privateKey", "privateKeyPem", "secret", "apiKey",
     ]
@@ -44,7 +44,7 @@ public enum Redaction {
     }
 
     /// ASCII case folding only, so a byte scan (`SecretFilter`) can find every such key.
-    /// Every name in `secretKeys` also matches one of these rules; the check runs on the UTF-8 bytes
+    /// Every name in `secretKeys` matches one of these rules (a test checks); the check runs on the UTF-8 bytes
     /// (the generic `String.contains` cost ~40,000 instructions per key, a handshake has hundreds).
     static func isSecretKey(_ key: String) -> Bool {
         var key = key
