@@ -254,6 +254,7 @@ struct JSONReader {
 
     /// Validates the quoted string at `i` and moves past it. Returns the byte range of its raw contents and
     /// whether it had escapes, in which case `scratch` holds the decoded UTF-8.
+    @inline(__always)
     mutating func scanString(quote: UInt8) throws(JSONError) -> (start: Int, end: Int, escaped: Bool) {
         let open = i
         var j = i + 1
