@@ -1,16 +1,16 @@
 #!/bin/sh
 # Builds the libFuzzer harnesses into fuzz/bin and runs each for FUZZ_SECONDS (see fuzz/README.md).
-# Usage: fuzz/fuzz.sh [build|run|all] [target…]   targets: websocket json json5 args frames
+# Usage: fuzz/fuzz.sh [build|run|all] [target…]   targets: websocket json json5 args frames pem
 set -eu
 cd "$(dirname "$0")/.."
 ACTION=${1:-all}
 [ $# -gt 0 ] && shift
-TARGETS=${*:-websocket json json5 args frames}
+TARGETS=${*:-websocket json json5 args frames pem}
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 SWIFTC=${SWIFTC:-swiftc}
 BIN=fuzz/bin
 OUT=fuzz/out
-FLAGS="-O -g -sanitize=fuzzer,address -parse-as-library -I Sources/COpenSSL"
+FLAGS="-O -g -sanitize=fuzzer,address -parse-as-library -package-name openclaw -I Sources/COpenSSL"
 
 harness() {
     case $1 in
@@ -19,6 +19,7 @@ harness() {
         json5) echo JSON5Fuzz ;;
         args) echo ArgumentParserFuzz ;;
         frames) echo GatewayFrameFuzz ;;
+        pem) echo Ed25519PEMFuzz ;;
         *) echo "unknown fuzz target '$1'" >&2; exit 2 ;;
     esac
 }
@@ -29,6 +30,7 @@ max_len() {
         json|json5) echo 4096 ;;
         args) echo 1024 ;;
         frames) echo 8192 ;;
+        pem) echo 1024 ;;
     esac
 }
 

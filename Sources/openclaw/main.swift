@@ -1,3 +1,5 @@
 import Glibc
+import OpenClawKit
 
+OpenSSLRuntime.prepareForShortLivedProcess()
 exit(Dispatcher.run(Array(CommandLine.arguments.dropFirst())).rawValue)

@@ -16,6 +16,20 @@ import Testing
         #expect(Redaction.isSecretKey("TOKEN"))
     }
 
+    @Test(arguments: Redaction.secretKeys)
+    func protocolSecretNames(_ key: String) {
+        #expect(Redaction.isSecretKey(key))
+        #expect(Redaction.isSecretKey(key.uppercased()))
+    }
+
+    /// The byte-level check the frame scanner uses agrees with the String one, escapes or not.
+    @Test func scannerFlagsSecretNamesAnywhere() throws {
+        #expect(try JSONEventScanner.scan(Array(#"{"type":"event","payload":{"a":[{"deviceToken":"x"}]}}"#.utf8)).hasSecretKey)
+        #expect(try JSONEventScanner.scan(Array(#"{"type":"event","payload":{"a":{"password":1}}}"#.utf8)).hasSecretKey)
+        #expect(try JSONEventScanner.scan(Array(#"{"toKen":"x"}"#.utf8)).hasSecretKey)
+        #expect(try !JSONEventScanner.scan(Array(#"{"type":"event","payload":{"tokens":"x","text":"password"}}"#.utf8)).hasSecretKey)
+    }
+
     @Test(arguments: ["tokens", "keyboard", "publicKey", "passage"])
     func ordinaryNames(_ key: String) {
         #expect(!Redaction.isSecretKey(key))

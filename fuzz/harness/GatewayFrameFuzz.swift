@@ -44,6 +44,10 @@ private func checkFrame(_ bytes: [UInt8]) {
     if hasUnredactedSecret(frame.value) && !SecretFilter.mayContainSecret(frame.raw) {
         fuzzFail("SecretFilter prints a frame with a secret as received: \(String(decoding: bytes.prefix(200), as: UTF8.self))")
     }
+    // The scanner's member-name check, which SecretFilter.line relies on, must not miss one either.
+    if hasUnredactedSecret(frame.value) && !frame.header.hasSecretKey {
+        fuzzFail("the frame scanner misses a secret member name: \(String(decoding: bytes.prefix(200), as: UTF8.self))")
+    }
     let line = SecretFilter.line(for: frame)
     if line.contains(0x0A) || line.contains(0x0D) { fuzzFail("printed frame spans lines") }
     do throws(JSONError) {

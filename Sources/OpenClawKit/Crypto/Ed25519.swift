@@ -21,14 +21,25 @@ public final class Ed25519PrivateKey: @unchecked Sendable {
 
     /// From the raw 32-byte seed (the Apple apps' storage format).
     public init(rawRepresentation raw: [UInt8]) throws(CryptoError) {
-        guard raw.count == 32, let key = EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, nil, raw, raw.count) else {
+        guard raw.count == 32, let key = EVP_PKEY_new_raw_private_key_ex(nil, "ED25519", nil, raw, raw.count) else {
             throw CryptoError("Ed25519 private key import")
         }
         pkey = key
     }
 
     /// From a PKCS#8 `-----BEGIN PRIVATE KEY-----` PEM (the official `device.json` format).
-    public init(pem: String) throws(CryptoError) {
+    /// The usual fixed layout is read by `Ed25519PEM` and imported raw; anything else goes through
+    /// OpenSSL's generic decoder, which is ~50x slower.
+    public convenience init(pem: String) throws(CryptoError) {
+        if let raw = Ed25519PEM.rawPrivateKey(pem: pem) {
+            try self.init(rawRepresentation: raw)
+        } else {
+            try self.init(genericPEM: pem)
+        }
+    }
+
+    /// From any PEM private key OpenSSL reads, provided it is Ed25519.
+    init(genericPEM pem: String) throws(CryptoError) {
         let bytes = Array(pem.utf8)
         let loaded: OpaquePointer? = bytes.withUnsafeBytes { buffer in
             guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else { return nil }
@@ -83,15 +94,25 @@ public final class Ed25519PublicKey: @unchecked Sendable {
     public let rawRepresentation: [UInt8]
 
     public init(rawRepresentation raw: [UInt8]) throws(CryptoError) {
-        guard raw.count == 32, let key = EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, nil, raw, raw.count) else {
+        guard raw.count == 32, let key = EVP_PKEY_new_raw_public_key_ex(nil, "ED25519", nil, raw, raw.count) else {
             throw CryptoError("Ed25519 public key import")
         }
         pkey = key
         rawRepresentation = raw
     }
 
-    /// From an SPKI `-----BEGIN PUBLIC KEY-----` PEM.
+    /// From an SPKI `-----BEGIN PUBLIC KEY-----` PEM: the fixed Ed25519 layout directly, anything else
+    /// through OpenSSL's generic decoder.
     public convenience init(pem: String) throws(CryptoError) {
+        if let raw = Ed25519PEM.rawPublicKey(pem: pem) {
+            try self.init(rawRepresentation: raw)
+        } else {
+            try self.init(genericPEM: pem)
+        }
+    }
+
+    /// From any PEM public key OpenSSL reads, provided it is Ed25519.
+    convenience init(genericPEM pem: String) throws(CryptoError) {
         let bytes = Array(pem.utf8)
         let loaded: OpaquePointer? = bytes.withUnsafeBytes { buffer in
             guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else { return nil }

@@ -1,13 +1,18 @@
 import COpenSSL
 
-/// Cryptographically secure random bytes from OpenSSL's CSPRNG.
+/// Cryptographically secure random bytes: the kernel's CSPRNG (getrandom(2)), or OpenSSL's when that
+/// call is unavailable. (A process needs a few dozen random bytes; seeding OpenSSL's DRBG for them
+/// cost more than a third of a one-shot command's own work.)
 public enum SecureRandom {
     public static func bytes(_ count: Int) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: count)
         guard count > 0 else { return out }
-        let ok = out.withUnsafeMutableBytes { RAND_bytes($0.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(count)) }
-        // RAND_bytes fails only when the CSPRNG cannot be seeded; continuing would be unsafe.
-        precondition(ok == 1, "RAND_bytes failed: the system random source is unavailable")
+        let ok = out.withUnsafeMutableBytes { buffer in
+            openclaw_getrandom(buffer.baseAddress!, count) == 1
+                || RAND_bytes(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(count)) == 1
+        }
+        // Both fail only when no CSPRNG can be seeded; continuing would be unsafe.
+        precondition(ok, "the system random source is unavailable")
         return out
     }
 

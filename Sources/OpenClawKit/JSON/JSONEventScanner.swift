@@ -17,6 +17,9 @@ public struct JSONFrameHeader: Sendable, Equatable {
     public var sessionKey: String?
     public var state: String?
     public var runSeq: Int64?
+    /// Some member name anywhere in the frame is one `Redaction.isSecretKey` accepts (escapes decoded):
+    /// when false, the frame holds nothing to redact and can be printed as received.
+    public var hasSecretKey = false
 
     public init() {}
 }
@@ -72,14 +75,14 @@ extension JSONReader {
                 seenFields |= field
                 let c = base[i]
                 switch key {
-                case .type where first && c == UInt8(ascii: "\""): header.type = try readString(quote: c)
-                case .event where first && c == UInt8(ascii: "\""): header.event = try readString(quote: c)
+                case .type where first && c == UInt8(ascii: "\""): header.type = try readRoutingString(quote: c)
+                case .event where first && c == UInt8(ascii: "\""): header.event = try readRoutingString(quote: c)
                 case .id where first && c == UInt8(ascii: "\""): header.id = try readString(quote: c)
                 case .method where first && c == UInt8(ascii: "\""): header.method = try readString(quote: c)
                 case .seq where first && (c == UInt8(ascii: "-") || isDigit(c)):
                     let start = i
                     i = try numberEnd(from: i)
-                    header.seq = Int64(String(decoding: UnsafeBufferPointer(start: base + start, count: i - start), as: UTF8.self))
+                    header.seq = Self.int64(UnsafeBufferPointer(start: base + start, count: i - start))
                 case .ok where first && (c == UInt8(ascii: "t") || c == UInt8(ascii: "f")):
                     try expectLiteral(c == UInt8(ascii: "t") ? "true" : "false")
                     header.ok = c == UInt8(ascii: "t")
@@ -105,7 +108,66 @@ extension JSONReader {
         }
         try skipSpace()
         if i < count { throw JSONError("unexpected \(describe(base[i])) after the value", offset: i) }
+        header.hasSecretKey = sawSecretKey
         return header
+    }
+
+    /// A routing string value: the protocol's common words come back as literals (no allocation,
+    /// no UTF-8 re-validation), anything else as a new String.
+    private mutating func readRoutingString(quote: UInt8) throws(JSONError) -> String {
+        let (start, end, escaped) = try scanString(quote: quote)
+        if escaped { return String(decoding: scratch, as: UTF8.self) }
+        let bytes = UnsafeBufferPointer(start: base + start, count: end - start)
+        return Self.knownWord(bytes) ?? String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func knownWord(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        @inline(__always) func equals(_ word: StaticString) -> Bool {
+            memcmp(bytes.baseAddress!, word.utf8Start, bytes.count) == 0
+        }
+        switch bytes.count {
+        case 3: return equals("res") ? "res" : equals("req") ? "req" : nil
+        case 4: return equals("chat") ? "chat" : equals("main") ? "main" : equals("tick") ? "tick" : nil
+        case 5:
+            return equals("event") ? "event" : equals("delta") ? "delta" : equals("final") ? "final"
+                : equals("agent") ? "agent" : equals("error") ? "error" : nil
+        case 6: return equals("health") ? "health" : equals("status") ? "status" : nil
+        case 7: return equals("aborted") ? "aborted" : nil
+        default: return nil
+        }
+    }
+
+    /// The value of a JSON number already validated by `numberEnd`, when it is an integer that fits an
+    /// Int64 (what `Int64(String)` accepts: fractions and exponents give nil).
+    static func int64(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        var k = 0
+        let negative = bytes.count > 0 && bytes[0] == UInt8(ascii: "-")
+        if negative { k = 1 }
+        guard k < bytes.count else { return nil }
+        var value: Int64 = 0
+        while k < bytes.count {
+            let digit = bytes[k] &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            let (times10, o1) = value.multipliedReportingOverflow(by: 10)
+            // Accumulate negatively so Int64.min fits.
+            let (next, o2) = times10.subtractingReportingOverflow(Int64(digit))
+            if o1 || o2 { return nil }
+            value = next
+            k += 1
+        }
+        if negative { return value }
+        return value == .min ? nil : -value
+    }
+
+    /// Notes a member name `Redaction.isSecretKey` accepts, for `JSONFrameHeader.hasSecretKey`.
+    @inline(__always)
+    private mutating func noteKey(_ key: (start: Int, end: Int, escaped: Bool)) {
+        if sawSecretKey { return }
+        if key.escaped {
+            sawSecretKey = scratch.withUnsafeBufferPointer { Redaction.isSecretKey($0) }
+        } else {
+            sawSecretKey = Redaction.isSecretKey(UnsafeBufferPointer(start: base + key.start, count: key.end - key.start))
+        }
     }
 
     /// The member names the scanner routes on, recognised from the key's bytes without making a String.
@@ -140,6 +202,7 @@ extension JSONReader {
         }
         let scanned = try scanString(quote: UInt8(ascii: "\""))
         let key = routingKey(scanned)  // after the scan: it reads `scratch`
+        if key == .other { noteKey(scanned) }  // no routing name is a secret name
         try skipSpace()
         guard i < count, base[i] == UInt8(ascii: ":") else {
             if i >= count { throw JSONError("unexpected end of input inside object", offset: i) }
@@ -161,13 +224,13 @@ extension JSONReader {
             let key = try readMemberKey()
             let c = base[i]
             switch key {
-            case .runId where c == UInt8(ascii: "\"") && header.runId == nil: header.runId = try readString(quote: c)
-            case .sessionKey where c == UInt8(ascii: "\"") && header.sessionKey == nil: header.sessionKey = try readString(quote: c)
-            case .state where c == UInt8(ascii: "\"") && header.state == nil: header.state = try readString(quote: c)
+            case .runId where c == UInt8(ascii: "\"") && header.runId == nil: header.runId = try readRoutingString(quote: c)
+            case .sessionKey where c == UInt8(ascii: "\"") && header.sessionKey == nil: header.sessionKey = try readRoutingString(quote: c)
+            case .state where c == UInt8(ascii: "\"") && header.state == nil: header.state = try readRoutingString(quote: c)
             case .seq where (c == UInt8(ascii: "-") || isDigit(c)) && header.runSeq == nil:
                 let start = i
                 i = try numberEnd(from: i)
-                header.runSeq = Int64(String(decoding: UnsafeBufferPointer(start: base + start, count: i - start), as: UTF8.self))
+                header.runSeq = Self.int64(UnsafeBufferPointer(start: base + start, count: i - start))
             default:
                 try skipValue(depth: 2)
             }
@@ -183,9 +246,10 @@ extension JSONReader {
     }
 
     /// Validates and steps over one strict JSON value at `i` that sits inside `depth` open containers,
-    /// keeping a bit per open container instead of recursing.
+    /// keeping a bit per open container instead of recursing (in a register for the first 64 levels,
+    /// so the usual value costs no allocation).
     mutating func skipValue(depth: Int) throws(JSONError) {
-        var open: [Bool] = []  // true for an object
+        var open = ContainerBits()
         readValue: while true {
             guard i < count else { throw JSONError("unexpected end of input, expected a value", offset: i) }
             let c = base[i]
@@ -199,7 +263,7 @@ extension JSONReader {
                     i += 1
                 } else {
                     if isObject { try skipKey() }
-                    open.append(isObject)
+                    open.push(isObject)
                     try skipSpace()
                     continue readValue
                 }
@@ -234,13 +298,39 @@ extension JSONReader {
         }
     }
 
+    /// A stack of "is an object" bits: 64 in a word, deeper levels in an array.
+    struct ContainerBits {
+        private var low: UInt64 = 0
+        private var deeper: [Bool] = []
+        private(set) var count = 0
+
+        @inline(__always) mutating func push(_ isObject: Bool) {
+            if count < 64 {
+                if isObject { low |= 1 << UInt64(count) } else { low &= ~(1 << UInt64(count)) }
+            } else {
+                deeper.append(isObject)
+            }
+            count += 1
+        }
+
+        @inline(__always) var last: Bool? {
+            guard count > 0 else { return nil }
+            return count <= 64 ? low & (1 << UInt64(count - 1)) != 0 : deeper[deeper.count - 1]
+        }
+
+        @inline(__always) mutating func removeLast() {
+            count -= 1
+            if count >= 64 { deeper.removeLast() }
+        }
+    }
+
     /// Validates `"key" :` at `i` without keeping the key.
     private mutating func skipKey() throws(JSONError) {
         guard i < count else { throw JSONError("unexpected end of input inside object", offset: i) }
         guard base[i] == UInt8(ascii: "\"") else {
             throw JSONError("expected a string key, found \(describe(base[i]))", offset: i)
         }
-        _ = try scanString(quote: UInt8(ascii: "\""))
+        noteKey(try scanString(quote: UInt8(ascii: "\"")))
         try skipSpace()
         guard i < count, base[i] == UInt8(ascii: ":") else {
             if i >= count { throw JSONError("unexpected end of input inside object", offset: i) }

@@ -50,6 +50,8 @@ struct JSONReader {
     var i = 0
     /// Reused buffer for strings that contain escapes.
     var scratch: [UInt8] = []
+    /// The frame scanner saw a member name `Redaction.isSecretKey` accepts.
+    var sawSecretKey = false
 
     init(base: UnsafePointer<UInt8>, count: Int, maxDepth: Int, json5: Bool, rejectDuplicateKeys: Bool) {
         self.base = base
@@ -252,12 +254,24 @@ struct JSONReader {
 
     /// Validates the quoted string at `i` and moves past it. Returns the byte range of its raw contents and
     /// whether it had escapes, in which case `scratch` holds the decoded UTF-8.
+    @inline(__always)
     mutating func scanString(quote: UInt8) throws(JSONError) -> (start: Int, end: Int, escaped: Bool) {
         let open = i
         var j = i + 1
         var run = j
         var escaped = false
+        let quotes = UInt64(quote) &* 0x0101_0101_0101_0101
         while j < count {
+            // Eight bytes at a time up to the first quote, backslash, control or non-ASCII byte.
+            if j &+ 8 <= count {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + j).loadUnaligned(as: UInt64.self))
+                let special = Self.specialStringBytes(word, quotes: quotes)
+                if special == 0 {
+                    j &+= 8
+                    continue
+                }
+                j &+= special.trailingZeroBitCount &>> 3
+            }
             let b = base[j]
             if b == quote {
                 i = j + 1
@@ -284,6 +298,21 @@ struct JSONReader {
             }
         }
         throw JSONError("unterminated string", offset: open)
+    }
+
+    /// A mask with bit 7 of each byte of `word` (little-endian: first byte lowest) set where that byte is
+    /// `quote` (splatted in `quotes`), a backslash, below 0x20 or above 0x7F: the bytes `scanString` must look
+    /// at one by one. The classic "has zero byte" trick on `word ^ pattern`: bits above the lowest set one
+    /// may be spurious, the lowest is exact, and the mask is zero exactly when no byte is special.
+    @inline(__always)
+    static func specialStringBytes(_ word: UInt64, quotes: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        @inline(__always) func zeroBytes(_ v: UInt64) -> UInt64 { (v &- ones) & ~v & highs }
+        let quote = zeroBytes(word ^ quotes)
+        let backslash = zeroBytes(word ^ 0x5C5C_5C5C_5C5C_5C5C)
+        let control = (word &- 0x2020_2020_2020_2020) & ~word & highs
+        return quote | backslash | control | (word & highs)
     }
 
     /// Decodes the escape at `j` (a backslash) into `scratch`; returns the index after it.
@@ -384,7 +413,14 @@ struct JSONReader {
         return j + length
     }
 
+    @inline(__always)
     mutating func skipSpace() throws(JSONError) {
+        // Most calls find no space at all (compact JSON): answer those without a call.
+        if i < count && base[i] > 0x20 && !json5 { return }
+        try skipSpaceSlowly()
+    }
+
+    private mutating func skipSpaceSlowly() throws(JSONError) {
         if json5 { return try skipJSON5Space() }
         while i < count {
             switch base[i] {

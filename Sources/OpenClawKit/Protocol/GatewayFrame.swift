@@ -24,14 +24,19 @@ public final class GatewayFrame {
 
     /// Fails only for a message that is not a JSON object; any object becomes a frame.
     public init(message: [UInt8]) throws(UndecodableFrame) {
-        let header: JSONFrameHeader
-        do { header = try JSONEventScanner.scan(message) } catch {
-            let isJSON = (try? JSONValue.parse(message)) != nil
-            throw UndecodableFrame(kind: isJSON ? .notObject : .notJSON, detail: error.message)
+        // Scanned in place and moved, not copied: a header copy retains six strings.
+        var scanned: JSONFrameHeader? = nil
+        var failure: JSONError? = nil
+        message.withUnsafeBytes { buffer in
+            do throws(JSONError) { scanned = try JSONEventScanner.scan(buffer) } catch { failure = error }
         }
+        guard let header = scanned else {
+            let isJSON = (try? JSONValue.parse(message)) != nil
+            throw UndecodableFrame(kind: isJSON ? .notObject : .notJSON, detail: (failure ?? JSONError("empty input", offset: 0)).message)
+        }
+        self.kind = Self.kind(of: header)
         self.raw = message
         self.header = header
-        self.kind = Self.kind(of: header)
     }
 
     private static func kind(of header: JSONFrameHeader) -> Kind {

@@ -1,7 +1,7 @@
 /// Removes secrets from frames before they are shown (`--trace`, `--raw`).
 public enum Redaction {
-    /// Member names whose string values are secrets wherever they appear.
-    static let secretKeys: Set<String> = [
+    /// Member names the protocol uses for secrets; `isSecretKey`'s rules accept all of them (and more).
+    static let secretKeys: [String] = [
         "token", "password", "deviceToken", "bootstrapToken", "approvalRuntimeToken",
         "agentRuntimeIdentityToken", "privateKey", "privateKeyPem", "secret", "apiKey",
     ]
@@ -44,10 +44,41 @@ public enum Redaction {
     }
 
     /// ASCII case folding only, so a byte scan (`SecretFilter`) can find every such key.
+    /// Every name in `secretKeys` matches one of these rules (a test checks); the check runs on the UTF-8 bytes
+    /// (the generic `String.contains` cost ~40,000 instructions per key, a handshake has hundreds).
     static func isSecretKey(_ key: String) -> Bool {
-        if secretKeys.contains(key) { return true }
-        let lower = String(decoding: key.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
-        return lower.hasSuffix("token") || lower.contains("password") || lower.contains("secret")
-            || lower.contains("privatekey") || lower.hasSuffix("apikey")
+        var key = key
+        return key.withUTF8 { isSecretKey($0) }
+    }
+
+    /// The same test on a name's UTF-8 bytes (the frame scanner checks every member name with it):
+    /// one pass that compares only where a needle's first letter is.
+    static func isSecretKey(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = bytes.count
+        guard n >= 5, let p = bytes.baseAddress else { return false }  // "token" is the shortest match
+        @inline(__always) func folded(_ k: Int) -> UInt8 {
+            let c = p[k]
+            return c &- 0x41 < 26 ? c | 0x20 : c
+        }
+        @inline(__always) func matches(at k: Int, _ needle: StaticString) -> Bool {
+            let count = needle.utf8CodeUnitCount
+            guard k >= 0, k + count <= n else { return false }
+            let q = needle.utf8Start
+            for m in 0..<count where folded(k + m) != q[m] { return false }
+            return true
+        }
+        let last = folded(n - 1)
+        if last == UInt8(ascii: "n"), matches(at: n - 5, "token") { return true }
+        if last == UInt8(ascii: "y"), matches(at: n - 6, "apikey") { return true }
+        var k = 0
+        while k + 6 <= n {  // "secret" is the shortest inner needle
+            switch folded(k) {
+            case UInt8(ascii: "p"): if matches(at: k, "password") || matches(at: k, "privatekey") { return true }
+            case UInt8(ascii: "s"): if matches(at: k, "secret") { return true }
+            default: break
+            }
+            k += 1
+        }
+        return false
     }
 }

@@ -41,6 +41,7 @@ public final class TLSStream: ByteStream, @unchecked Sendable {
 
     public static func client(over tcp: TCPStream, options: TLSClientOptions, deadline: Deadline) throws(TransportError) -> TLSStream {
         let host = options.serverName
+        OpenSSLRuntime.loadDeferredConfig()
         ERR_clear_error()
         guard let context = SSL_CTX_new(TLS_client_method()) else {
             tcp.close()

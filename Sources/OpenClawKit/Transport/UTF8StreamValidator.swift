@@ -15,7 +15,15 @@ struct UTF8StreamValidator {
         var i = 0
         while i < count {
             if remaining == 0 {
-                // ASCII fast path, eight bytes at a time.
+                // ASCII fast path, 32 then eight bytes at a time.
+                while i + 32 <= count {
+                    let any = base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                        | base.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self)
+                        | base.loadUnaligned(fromByteOffset: i + 16, as: UInt64.self)
+                        | base.loadUnaligned(fromByteOffset: i + 24, as: UInt64.self)
+                    if any & 0x8080_8080_8080_8080 != 0 { break }
+                    i += 32
+                }
                 while i + 8 <= count, base.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
                     i += 8
                 }

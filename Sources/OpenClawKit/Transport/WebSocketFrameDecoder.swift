@@ -29,6 +29,8 @@ struct WebSocketFrameDecoder {
     private var messageOpcode: WebSocketOpcode? = nil
     private var message: [UInt8] = []
     private var utf8 = UTF8StreamValidator()
+    /// The last whole message, kept to reuse its storage (`wholePayload`).
+    private var recycled: [UInt8] = []
 
     init(role: WebSocketConnection.Role, maxMessageSize: Int) {
         expectsMaskedFrames = role == .server
@@ -66,8 +68,8 @@ struct WebSocketFrameDecoder {
             }
             let length = Int(header.payloadLength)
             if header.opcode != .continuation && header.fin && available >= length {
-                // Fast path: a whole unfragmented message is buffered; one allocation.
-                let payload = Self.copyPayload(base + offset + header.headerLength, count: length, mask: header.mask)
+                // Fast path: a whole unfragmented message is buffered; at most one allocation.
+                let payload = wholePayload(base + offset + header.headerLength, count: length, mask: header.mask)
                 offset += header.headerLength + length
                 if header.opcode == .text {
                     guard UTF8StreamValidator.isValid(payload) else {
@@ -164,16 +166,46 @@ struct WebSocketFrameDecoder {
     }
 
     private static func copyPayload(_ source: UnsafeRawPointer, count: Int, mask: WebSocketMask?) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            if count > 0, let destination = buffer.baseAddress {
+        var payload = [UInt8](repeating: 0, count: count)
+        if count > 0 {
+            payload.withUnsafeMutableBytes { destination in
                 if let mask {
-                    mask.apply(from: source, to: destination, count: count, phase: 0)
+                    mask.apply(from: source, to: destination.baseAddress!, count: count, phase: 0)
                 } else {
-                    UnsafeMutableRawPointer(destination).copyMemory(from: source, byteCount: count)
+                    destination.baseAddress!.copyMemory(from: source, byteCount: count)
                 }
             }
-            initialized = count
         }
+        return payload
+    }
+
+    /// Messages up to this size reuse the previous message's storage once its reader has let go of it.
+    static let recycledCapacity = 64 * 1024
+
+    /// A whole message from the buffer. Allocating a fresh [UInt8] costs ~850 instructions on Linux (the
+    /// stdlib looks the array's metadata up at run time), more than copying 300 bytes: so the decoder keeps
+    /// a second reference to the last small message and, when it is the only holder left (the frame was
+    /// printed and dropped), refills that storage in place. Value semantics are untouched: a message still
+    /// held elsewhere is never written (it is not uniquely referenced, so a new array is made instead).
+    private mutating func wholePayload(_ source: UnsafeRawPointer, count: Int, mask: WebSocketMask?) -> [UInt8] {
+        guard count <= Self.recycledCapacity else { return Self.copyPayload(source, count: count, mask: mask) }
+        var payload = recycled
+        recycled = []
+        if payload.capacity >= count {
+            payload.removeAll(keepingCapacity: true)  // in place only when unique; else a new empty array
+        }
+        if payload.capacity < count {
+            payload = Self.copyPayload(source, count: count, mask: mask)
+        } else {
+            payload.append(contentsOf: UnsafeRawBufferPointer(start: source, count: count))
+            if let mask {
+                payload.withUnsafeMutableBytes { bytes in
+                    mask.apply(from: bytes.baseAddress!, to: bytes.baseAddress!, count: count, phase: 0)
+                }
+            }
+        }
+        recycled = payload
+        return payload
     }
 
     struct Header {
