@@ -29,6 +29,7 @@ final class FrameLoop {
     /// How long the gateway may stay silent: two ticks.
     let silenceLimit: Double
     private var watchdog: Deadline
+    private var sawFrame = false
     private var nextPing: Deadline
 
     init(session: GatewaySession?, console: Console, signals: SignalWatcher) {
@@ -44,11 +45,12 @@ final class FrameLoop {
         while true {
             if reportsSignals && signals.received != 0 { return .signal(signals.received) }
             if let session, let frame = try session.receive(deadline: .now) {
-                watchdog = .after(seconds: silenceLimit)
+                sawFrame = true  // the watchdog restarts before the next wait, not per frame (no clock read)
                 return .frame(frame)
             }
             try console.flushOutput()
             if deadline.hasPassed { return .timeout }
+            if sawFrame { watchdog = .after(seconds: silenceLimit); sawFrame = false }
             try keepAlive()
             var fds = [
                 pollfd(fd: session?.fileDescriptor ?? -1, events: Int16(POLLIN), revents: 0),
