@@ -1,3 +1,5 @@
+import OpenClawKit
+
 /// The closed vocabularies of the protocol (docs/protocol.md §3.2, §6) for each generation.
 enum GatewayVocabulary {
     static let maxPayload = 26_214_400
@@ -30,7 +32,10 @@ enum GatewayVocabulary {
     static let admin = "operator.admin"
 
     /// Methods the simulator implements, in `features.methods` order.
-    static let methods = ["health", "chat.history", "chat.send", "chat.abort", "chat.inject", "sessions.list", "agent"]
+    static let methods = [
+        GatewayMethod.health, GatewayMethod.chatHistory, GatewayMethod.chatSend, GatewayMethod.chatAbort,
+        GatewayMethod.chatInject, GatewayMethod.sessionsList, GatewayMethod.agent,
+    ]
     static let events = [
         "connect.challenge", "agent", "chat", "presence", "tick", "talk.mode", "shutdown", "health", "heartbeat",
         "cron", "node.pair.requested", "node.pair.resolved", "node.invoke.request", "device.pair.requested",

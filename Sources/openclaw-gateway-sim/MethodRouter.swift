@@ -67,16 +67,16 @@ struct MethodRouter {
     }
 
     private func chatHistory(_ id: String, _ params: JSONValue) -> [UInt8] {
-        if let bad = invalidParams(id, "chat.history", GatewaySchemas.chatHistory(version), params) { return bad }
-        let sessionKey = params["sessionKey"]?.stringValue ?? "main"
+        if let bad = invalidParams(id, GatewayMethod.chatHistory, GatewaySchemas.chatHistory(version), params) { return bad }
+        let sessionKey = params[ChatField.sessionKey]?.stringValue ?? "main"
         let limit = params["limit"]?.intValue ?? 200
         let offset = params["offset"]?.intValue ?? 0
         return FrameEncoder.success(id: id, payloadBytes: gateway.history.historyPayload(sessionKey: sessionKey, limit: limit, offset: offset))
     }
 
     private func chatSend(_ id: String, _ params: JSONValue) -> Reply {
-        if let bad = invalidParams(id, "chat.send", GatewaySchemas.chatSend(version), params) { return Reply(frame: bad) }
-        let sessionKey = params["sessionKey"]?.stringValue ?? "main"
+        if let bad = invalidParams(id, GatewayMethod.chatSend, GatewaySchemas.chatSend(version), params) { return Reply(frame: bad) }
+        let sessionKey = params[ChatField.sessionKey]?.stringValue ?? "main"
         let message = params["message"]?.stringValue ?? ""
         let key = params["idempotencyKey"]?.stringValue ?? ""
         let hasAttachments = !(params["attachments"]?.arrayValue ?? []).isEmpty
@@ -94,47 +94,47 @@ struct MethodRouter {
         }
         switch gateway.runs.lookup(key) {
         case .inFlight:
-            return Reply(frame: FrameEncoder.success(id: id, payload: ["runId": .string(key), "status": "in_flight"]))
+            return Reply(frame: FrameEncoder.success(id: id, payload: [ChatField.runId: .string(key), "status": .string(ChatSendStatus.inFlight.rawValue)]))
         case .done(.ok):
-            return Reply(frame: FrameEncoder.success(id: id, payload: ["runId": .string(key), "status": "ok"]))
+            return Reply(frame: FrameEncoder.success(id: id, payload: [ChatField.runId: .string(key), "status": .string(ChatSendStatus.ok.rawValue)]))
         case .done(.error(let summary)):
             return Reply(frame: FrameEncoder.failure(id: id, error: ErrorShape(code: "UNAVAILABLE", message: summary),
-                                        payload: ["runId": .string(key), "status": "error", "summary": .string(summary)]))
+                                        payload: [ChatField.runId: .string(key), "status": .string(ChatSendStatus.error.rawValue), "summary": .string(summary)]))
         case .unknown:
             break
         }
         guard let run = gateway.runs.start(runId: key, sessionKey: sessionKey) else {
-            return Reply(frame: FrameEncoder.success(id: id, payload: ["runId": .string(key), "status": "in_flight"]))
+            return Reply(frame: FrameEncoder.success(id: id, payload: [ChatField.runId: .string(key), "status": .string(ChatSendStatus.inFlight.rawValue)]))
         }
         gateway.history.append(sessionKey: sessionKey,
                                message: TranscriptMessage.make(role: "user", text: message, timestamp: WallClock.milliseconds()))
-        return Reply(frame: FrameEncoder.success(id: id, payload: ["runId": .string(key), "status": "started"]),
+        return Reply(frame: FrameEncoder.success(id: id, payload: [ChatField.runId: .string(key), "status": .string(ChatSendStatus.started.rawValue)]),
                      then: runStarter(run, message: message))
     }
 
     /// `agent`: an `accepted` ack now, the run's events, then a second `res` with the same id.
     private func agent(_ id: String, _ params: JSONValue) -> Reply {
         if let bad = invalidParams(id, "agent", GatewaySchemas.agent, params) { return Reply(frame: bad) }
-        let sessionKey = params["sessionKey"]?.stringValue ?? "main"
+        let sessionKey = params[ChatField.sessionKey]?.stringValue ?? "main"
         let message = params["message"]?.stringValue ?? ""
         let key = params["idempotencyKey"]?.stringValue ?? ""
         if case .done(let outcome) = gateway.runs.lookup(key) {
             switch outcome {
-            case .ok: return Reply(frame: FrameEncoder.success(id: id, payload: ["runId": .string(key), "status": "ok"]))
+            case .ok: return Reply(frame: FrameEncoder.success(id: id, payload: [ChatField.runId: .string(key), "status": .string(ChatSendStatus.ok.rawValue)]))
             case .error(let summary):
                 return Reply(frame: FrameEncoder.failure(id: id, error: ErrorShape(code: "UNAVAILABLE", message: summary),
-                                                         payload: ["runId": .string(key), "status": "error", "summary": .string(summary)]))
+                                                         payload: [ChatField.runId: .string(key), "status": .string(ChatSendStatus.error.rawValue), "summary": .string(summary)]))
             }
         }
         guard let run = gateway.runs.start(runId: key, sessionKey: sessionKey) else {
-            return Reply(frame: FrameEncoder.success(id: id, payload: ["runId": .string(key), "status": "in_flight"]))
+            return Reply(frame: FrameEncoder.success(id: id, payload: [ChatField.runId: .string(key), "status": .string(ChatSendStatus.inFlight.rawValue)]))
         }
         let acceptedAt = WallClock.milliseconds()
         gateway.history.append(sessionKey: sessionKey, message: TranscriptMessage.make(role: "user", text: message, timestamp: acceptedAt))
         let send = sendLater
         run.lock.withLock {
             run.onFinish = { status, summary, text in
-                let payload: JSONValue = ["runId": .string(key), "status": .string(status), "summary": .string(summary),
+                let payload: JSONValue = [ChatField.runId: .string(key), "status": .string(status), "summary": .string(summary),
                                           "result": ["payloads": [["text": .string(text)]]]]
                 if status == "error" {
                     send(FrameEncoder.failure(id: id, error: ErrorShape(code: "UNAVAILABLE", message: summary), payload: payload))
@@ -143,7 +143,7 @@ struct MethodRouter {
                 }
             }
         }
-        return Reply(frame: FrameEncoder.success(id: id, payload: ["runId": .string(key), "status": "accepted",
+        return Reply(frame: FrameEncoder.success(id: id, payload: [ChatField.runId: .string(key), "status": "accepted",
                                                                    "acceptedAt": JSONValue(acceptedAt)]),
                      then: runStarter(run, message: message))
     }
@@ -159,10 +159,10 @@ struct MethodRouter {
     }
 
     private func chatAbort(_ id: String, _ params: JSONValue) -> [UInt8] {
-        if let bad = invalidParams(id, "chat.abort", GatewaySchemas.chatAbort(version), params) { return bad }
-        let sessionKey = params["sessionKey"]?.stringValue ?? "main"
+        if let bad = invalidParams(id, GatewayMethod.chatAbort, GatewaySchemas.chatAbort(version), params) { return bad }
+        let sessionKey = params[ChatField.sessionKey]?.stringValue ?? "main"
         var targets: [ActiveRun]
-        if let runId = params["runId"]?.stringValue {
+        if let runId = params[ChatField.runId]?.stringValue {
             guard let run = gateway.runs.run(runId) else {
                 return FrameEncoder.success(id: id, payload: ["ok": true, "aborted": false, "runIds": []])
             }
@@ -185,7 +185,7 @@ struct MethodRouter {
 
     private func chatInject(_ id: String, _ params: JSONValue) -> Reply {
         if let bad = invalidParams(id, "chat.inject", GatewaySchemas.chatInject, params) { return Reply(frame: bad) }
-        let sessionKey = params["sessionKey"]?.stringValue ?? "main"
+        let sessionKey = params[ChatField.sessionKey]?.stringValue ?? "main"
         guard gateway.history.exists(sessionKey) else {
             return Reply(frame: FrameEncoder.failure(id: id, error: .invalidRequest("session not found")))
         }
@@ -195,11 +195,11 @@ struct MethodRouter {
         gateway.history.append(sessionKey: sessionKey, message: TranscriptMessage.make(role: "assistant", text: text, timestamp: now))
         let hub = gateway.hub
         let event: JSONValue = [
-            "runId": .string("inject-" + messageId), "sessionKey": .string(sessionKey), "seq": 0, "state": "final",
+            ChatField.runId: .string("inject-" + messageId), ChatField.sessionKey: .string(sessionKey), ChatField.seq: 0, ChatField.state: .string(ChatState.final.rawValue),
             "message": TranscriptMessage.eventMessage(text: text, timestamp: now),
         ]
         return Reply(frame: FrameEncoder.success(id: id, payload: ["ok": true, "messageId": .string(messageId)]),
-                     then: { hub.broadcast("chat", payload: event, readScoped: true) })
+                     then: { hub.broadcast(GatewayEventName.chat, payload: event, readScoped: true) })
     }
 
     private func sessionsList(_ id: String, _ params: JSONValue) -> [UInt8] {

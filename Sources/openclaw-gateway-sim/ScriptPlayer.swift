@@ -17,7 +17,8 @@ struct ScriptPlayer {
     private func play(_ run: ActiveRun) {
         var failed: String? = nil
         var lastText: String? = nil
-        for step in script.steps {
+        for (index, step) in script.steps.enumerated() {
+            let isLast = index == script.steps.count - 1
             if step.delayMs > 0 { Thread.sleep(forTimeInterval: Double(step.delayMs) / 1000) }
             let sent: Bool = run.lock.withLock {
                 guard !run.finished else { return false }
@@ -43,6 +44,9 @@ struct ScriptPlayer {
                     if state == ChatState.error.rawValue {
                         failed = members[ChatField.errorMessage]?.stringValue ?? "Error: scripted failure"
                     }
+                    // The last step ends the run before its event leaves, as a client that sees the end
+                    // and sends the same key again must find it finished.
+                    if isLast { finishLocked(run, lastText: lastText, failed: failed) }
                     gateway.hub.broadcast(GatewayEventName.chat, payload: .object(payload), readScoped: true)
                 case .agent(let stream, let data, let seq):
                     let payload: JSONValue = [
@@ -62,17 +66,20 @@ struct ScriptPlayer {
             }
             if !sent { return }
         }
-        run.lock.withLock {
-            guard !run.finished else { return }
-            run.finished = true
-            let now = WallClock.milliseconds()
-            if let lastText {
-                gateway.history.append(sessionKey: run.sessionKey, message: TranscriptMessage.make(
-                    role: "assistant", text: lastText, timestamp: now, stopReason: failed == nil ? nil : "error", errorMessage: failed))
-            }
-            gateway.runs.finish(run, outcome: failed.map { .error(summary: $0) } ?? .ok)
-            run.onFinish?(failed == nil ? "ok" : "error", failed ?? "completed", run.text)
+        run.lock.withLock { finishLocked(run, lastText: lastText, failed: failed) }
+    }
+
+    /// Stores the reply, caches the key and tells the waiter, once. Called under `run.lock`.
+    private func finishLocked(_ run: ActiveRun, lastText: String?, failed: String?) {
+        guard !run.finished else { return }
+        run.finished = true
+        let now = WallClock.milliseconds()
+        if let lastText {
+            gateway.history.append(sessionKey: run.sessionKey, message: TranscriptMessage.make(
+                role: "assistant", text: lastText, timestamp: now, stopReason: failed == nil ? nil : "error", errorMessage: failed))
         }
+        gateway.runs.finish(run, outcome: failed.map { .error(summary: $0) } ?? .ok)
+        run.onFinish?(failed == nil ? "ok" : "error", failed ?? "completed", run.text)
     }
 
     /// The step's own seq, or one more than the highest so far in this run. Called under `run.lock`.

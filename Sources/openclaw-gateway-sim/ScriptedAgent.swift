@@ -59,11 +59,11 @@ struct ScriptedAgent {
                 let now = WallClock.milliseconds()
                 emitAgent(run, seq: seq, stream: "assistant", data: ["text": .string(run.text), "delta": .string(piece)])
                 var payload: JSONObject = [
-                    "runId": .string(run.runId), "sessionKey": .string(run.sessionKey), "seq": JSONValue(seq), "state": "delta",
+                    ChatField.runId: .string(run.runId), ChatField.sessionKey: .string(run.sessionKey), ChatField.seq: JSONValue(seq), ChatField.state: .string(ChatState.delta.rawValue),
                     "message": TranscriptMessage.eventMessage(text: run.text, timestamp: now),
                 ]
                 if version >= 4 { payload["deltaText"] = .string(piece) }
-                gateway.hub.broadcast("chat", payload: .object(payload), readScoped: true)
+                gateway.hub.broadcast(GatewayEventName.chat, payload: .object(payload), readScoped: true)
             }) else { return }
         }
         if deltaPause > 0 { Thread.sleep(forTimeInterval: deltaPause) }
@@ -76,7 +76,7 @@ struct ScriptedAgent {
                           data: ["phase": "error", "startedAt": JSONValue(startedAt), "endedAt": JSONValue(endedAt),
                                  "error": .string(errorMessage)])
                 var payload: JSONObject = [
-                    "runId": .string(run.runId), "sessionKey": .string(run.sessionKey), "seq": JSONValue(seq), "state": "error",
+                    ChatField.runId: .string(run.runId), ChatField.sessionKey: .string(run.sessionKey), ChatField.seq: JSONValue(seq), ChatField.state: .string(ChatState.error.rawValue),
                     "errorMessage": .string(errorMessage),
                 ]
                 if version >= 4 { payload["errorKind"] = "unknown" }
@@ -84,19 +84,19 @@ struct ScriptedAgent {
                 gateway.history.append(sessionKey: run.sessionKey, message: TranscriptMessage.make(
                     role: "assistant", text: run.text, timestamp: endedAt, stopReason: "error", errorMessage: errorMessage))
                 gateway.runs.finish(run, outcome: .error(summary: errorMessage))
-                gateway.hub.broadcast("chat", payload: .object(payload), readScoped: true)
+                gateway.hub.broadcast(GatewayEventName.chat, payload: .object(payload), readScoped: true)
                 run.onFinish?("error", errorMessage, run.text)
             } else {
                 emitAgent(run, seq: seq, stream: "lifecycle",
                           data: ["phase": "end", "startedAt": JSONValue(startedAt), "endedAt": JSONValue(endedAt)])
                 let payload: JSONValue = [
-                    "runId": .string(run.runId), "sessionKey": .string(run.sessionKey), "seq": JSONValue(seq), "state": "final",
+                    ChatField.runId: .string(run.runId), ChatField.sessionKey: .string(run.sessionKey), ChatField.seq: JSONValue(seq), ChatField.state: .string(ChatState.final.rawValue),
                     "stopReason": "stop", "message": TranscriptMessage.eventMessage(text: run.text, timestamp: endedAt),
                 ]
                 gateway.history.append(sessionKey: run.sessionKey, message: TranscriptMessage.make(
                     role: "assistant", text: run.text, timestamp: endedAt))
                 gateway.runs.finish(run, outcome: .ok)
-                gateway.hub.broadcast("chat", payload: payload, readScoped: true)
+                gateway.hub.broadcast(GatewayEventName.chat, payload: payload, readScoped: true)
                 run.onFinish?("ok", "completed", run.text)
             }
         })
@@ -114,8 +114,8 @@ struct ScriptedAgent {
 
     private func emitAgent(_ run: ActiveRun, seq: Int, stream: String, data: JSONValue) {
         let payload: JSONValue = [
-            "runId": .string(run.runId), "seq": JSONValue(seq), "stream": .string(stream),
-            "ts": JSONValue(WallClock.milliseconds()), "data": data, "sessionKey": .string(run.sessionKey),
+            ChatField.runId: .string(run.runId), ChatField.seq: JSONValue(seq), "stream": .string(stream),
+            "ts": JSONValue(WallClock.milliseconds()), "data": data, ChatField.sessionKey: .string(run.sessionKey),
         ]
         gateway.hub.broadcast("agent", payload: payload, readScoped: true)
     }
@@ -129,7 +129,7 @@ struct ScriptedAgent {
             run.seq += 1
             let now = WallClock.milliseconds()
             var payload: JSONObject = [
-                "runId": .string(run.runId), "sessionKey": .string(run.sessionKey), "seq": JSONValue(run.seq), "state": "aborted",
+                ChatField.runId: .string(run.runId), ChatField.sessionKey: .string(run.sessionKey), ChatField.seq: JSONValue(run.seq), ChatField.state: .string(ChatState.aborted.rawValue),
                 "stopReason": .string(stopReason),
             ]
             if !run.text.isEmpty { payload["message"] = TranscriptMessage.eventMessage(text: run.text, timestamp: now) }
@@ -138,7 +138,7 @@ struct ScriptedAgent {
                     role: "assistant", text: run.text, timestamp: now, stopReason: "aborted"))
             }
             gateway.runs.finish(run, outcome: .ok)
-            gateway.hub.broadcast("chat", payload: .object(payload), readScoped: true)
+            gateway.hub.broadcast(GatewayEventName.chat, payload: .object(payload), readScoped: true)
             run.onFinish?("aborted", "aborted", run.text)
             return true
         }
