@@ -30,23 +30,32 @@ struct WatchFilter {
         run = options.run
     }
 
-    func accepts(_ name: String, header: JSONFrameHeader, hello: HelloOk) -> Bool {
+    func accepts(_ name: String, frame: GatewayFrame, hello: HelloOk) -> Bool {
+        let word = frame.fields.event?.word ?? .other  // `name`'s routing word, compared without a String
         if let names {
             if !names.isEmpty && !names.contains(name) { return false }
-        } else if name == GatewayEventName.tick {
+        } else if word == .tick {
             return false
         }
         if session != nil || run != nil {
-            guard GatewayEventName.isRunEvent(name) else { return false }
-            if let run, header.runId != run { return false }
+            guard word == .chat || word == .agent else { return false }  // GatewayEventName.isRunEvent
+            if let run, frame.runId != run { return false }
             if let session {
-                guard let key = header.sessionKey,
+                guard let key = frame.sessionKey,
                       SessionKey.same(key, session, mainSessionKey: hello.mainSessionKey, mainKey: hello.mainKey)
                 else { return false }
             }
         }
         return true
     }
+}
+
+/// The run the last run event belonged to, kept out of the `runs` table so that a stream of one run's
+/// events checks its sequence without hashing its id (compared on the frame's bytes instead).
+private struct CurrentRun {
+    let id: String
+    let utf8: [UInt8]
+    var tracker: SequenceTracker
 }
 
 struct Watcher {
@@ -168,6 +177,7 @@ struct Watcher {
         let hello = session.hello
         var outer = SequenceTracker()
         var runs: [String: SequenceTracker] = [:]
+        var current: CurrentRun? = nil  // never also in `runs`
         var resyncID: String? = nil
         if isReconnect && resync {
             let params: JSONValue = [ChatField.sessionKey: .string(filter.session ?? "main")]
@@ -197,19 +207,31 @@ struct Watcher {
                 if let seq, hello.protocolVersion >= 4, let expected = outer.record(seq) {
                     reportGap(expected: expected, received: seq, runID: nil)
                 }
-                let header = frame.header
-                if GatewayEventName.isRunEvent(name), let runID = header.runId, let runSeq = header.runSeq, runSeq > 0 {
-                    if runs.count >= Self.maxTrackedRuns && runs[runID] == nil { runs.removeAll() }
-                    if let expected = runs[runID, default: SequenceTracker()].record(runSeq) {
-                        reportGap(expected: expected, received: runSeq, runID: runID)
+                let word = frame.fields.event?.word ?? .other  // `name` as a routing word
+                let isRunEvent = word == .chat || word == .agent  // GatewayEventName.isRunEvent(name)
+                if isRunEvent, frame.fields.runId != nil, let runSeq = frame.fields.runSeq, runSeq > 0 {
+                    let expected: Int64?
+                    if let run = current, frame.runId(is: run.utf8) {
+                        expected = current!.tracker.record(runSeq)
+                    } else {
+                        let runID = frame.runId!
+                        if let run = current { runs[run.id] = run.tracker; current = nil }
+                        if runs.count >= Self.maxTrackedRuns && runs[runID] == nil { runs.removeAll() }
+                        var tracker = runs.removeValue(forKey: runID) ?? SequenceTracker()
+                        expected = tracker.record(runSeq)
+                        current = CurrentRun(id: runID, utf8: Array(runID.utf8), tracker: tracker)
                     }
+                    if let expected { reportGap(expected: expected, received: runSeq, runID: current!.id) }
                 }
-                let ended = name == GatewayEventName.chat && header.state.flatMap(ChatState.init(rawValue:))?.endsRun == true
-                if ended, let runID = header.runId { runs[runID] = nil }
-                if name == GatewayEventName.shutdown {
+                let stateWord = frame.fields.state?.word ?? .other
+                let ended = word == .chat && (stateWord == .final || stateWord == .aborted || stateWord == .error)  // ChatState.endsRun
+                if ended, frame.fields.runId != nil {
+                    if let run = current, frame.runId(is: run.utf8) { current = nil } else { runs[frame.runId!] = nil }
+                }
+                if word == .shutdown {
                     restartDelay = frame.payload?["restartExpectedMs"]?.doubleValue.map { max(0, $0) / 1000 }
                 }
-                guard filter.accepts(name, header: header, hello: hello) else { continue }
+                guard filter.accepts(name, frame: frame, hello: hello) else { continue }
                 emit(frame, name: name)
                 printed += 1
                 if let count, printed >= count { try finish() }
@@ -222,8 +244,8 @@ struct Watcher {
         switch context.format {
         case .ndjson: context.printFrame(frame)
         case .text:
-            guard name == GatewayEventName.chat, frame.header.state == ChatState.final.rawValue else { return }
-            let session = frame.header.sessionKey ?? "?"
+            guard frame.fields.event?.word == .chat, frame.fields.state?.word == .final else { return }
+            let session = frame.sessionKey ?? "?"
             context.console.out.write("[\(session)] assistant: \(TranscriptText.text(of: frame.payload?[ChatField.message]))\n")
         }
     }
