@@ -520,7 +520,7 @@ enum FastFrameScanner {
                     case .type, .event, .id, .method, .runId, .sessionKey, .state:
                         guard let end = keyEnd(base, count, from: start) else { return nil }  // no escapes
                         i = end + 1
-                        let word = JSONReader.knownWord(UnsafeBufferPointer(start: base + start, count: end - start))
+                        let word = routingWord(base + start, end - start, count - start)
                         let value = ScannedString(start: start, end: end, escaped: false, word: word)
                         switch field {
                         case .type: f.type = value
@@ -619,6 +619,31 @@ enum FastFrameScanner {
         case 10:
             return masked == 0x4b6e_6f69_7373_6573 && p[8] == UInt8(ascii: "e") && p[9] == UInt8(ascii: "y") ? 9 : 0
         default: return 0
+        }
+    }
+
+    /// `JSONReader.knownWord` on one 8-byte load when that many bytes are readable at `p`.
+    @inline(__always)
+    private static func routingWord(_ p: UnsafePointer<UInt8>, _ length: Int, _ available: Int) -> RoutingWord {
+        guard length >= 3 && length <= 8 else { return .other }
+        guard available >= 8 else { return JSONReader.knownWord(UnsafeBufferPointer(start: p, count: length)) }
+        let word = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self).littleEndian
+        let masked = length == 8 ? word : word & ((1 << UInt64(length * 8)) - 1)
+        switch length {
+        case 3: return masked == 0x73_6572 ? .res : masked == 0x71_6572 ? .req : .other
+        case 4: return masked == 0x7461_6863 ? .chat : masked == 0x6e69_616d ? .main : masked == 0x6b63_6974 ? .tick : .other
+        case 5:
+            switch masked {
+            case 0x74_6e65_7665: return .event
+            case 0x61_746c_6564: return .delta
+            case 0x6c_616e_6966: return .final
+            case 0x74_6e65_6761: return .agent
+            case 0x72_6f72_7265: return .error
+            default: return .other
+            }
+        case 6: return masked == 0x6874_6c61_6568 ? .health : masked == 0x7375_7461_7473 ? .status : .other
+        case 7: return masked == 0x64_6574_726f_6261 ? .aborted : .other
+        default: return masked == 0x6e77_6f64_7475_6873 ? .shutdown : .other
         }
     }
 
