@@ -10,7 +10,7 @@ FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 SWIFTC=${SWIFTC:-swiftc}
 BIN=fuzz/bin
 OUT=fuzz/out
-FLAGS="-O -g -sanitize=fuzzer,address -parse-as-library -package-name openclaw -I Sources/COpenSSL"
+FLAGS="-O -g -sanitize=fuzzer,address -parse-as-library -package-name openclaw -I Sources/COpenSSL -I $BIN/cbuildinfo"
 
 harness() {
     case $1 in
@@ -37,7 +37,11 @@ max_len() {
 # The library and the CLI sources (minus main.swift) become one instrumented module, `OpenClawKit`,
 # built with -enable-testing so the harnesses reach internal types with `@testable import`.
 build_module() {
-    mkdir -p $BIN/mod
+    mkdir -p $BIN/mod $BIN/cbuildinfo
+    # The CLI's `import CBuildInfo` (the C target SwiftPM builds): a module map and its one object.
+    printf 'module CBuildInfo {\n    header "%s/Sources/CBuildInfo/include/BuildInfo.h"\n    export *\n}\n' "$(pwd)" \
+        > $BIN/cbuildinfo/module.modulemap
+    ${CC:-clang} -O2 -c Sources/CBuildInfo/BuildInfo.c -I Sources/CBuildInfo/include -o $BIN/cbuildinfo/BuildInfo.o
     SOURCES=$(find Sources/OpenClawKit Sources/openclaw -name '*.swift' ! -path Sources/openclaw/main.swift | sort)
     if [ -f $BIN/OpenClawKit.o ] && [ -z "$(find $SOURCES -newer $BIN/OpenClawKit.o)" ]; then return; fi
     echo "fuzz: compiling OpenClawKit + openclaw CLI sources (instrumented)"
@@ -55,7 +59,7 @@ build() {
         echo "fuzz: linking $BIN/$target"
         # shellcheck disable=SC2086
         $SWIFTC $FLAGS -I $BIN/mod -module-name "$name" fuzz/harness/FuzzSupport.swift "fuzz/harness/$name.swift" \
-            $BIN/OpenClawKit.o -lssl -lcrypto -o "$BIN/$target"
+            $BIN/OpenClawKit.o $BIN/cbuildinfo/BuildInfo.o -lssl -lcrypto -o "$BIN/$target"
     done
 }
 

@@ -488,7 +488,7 @@ enum FastFrameScanner {
                     case 5: field = .seq; bit = 16
                     case 6: field = .ok; bit = 32
                     case 7: field = .payload; bit = 64
-                    case 0: bit = 0; if !secret { secret = Redaction.isSecretKey(UnsafeBufferPointer(start: base + start, count: length)) }
+                    case 0: bit = 0; if !secret { secret = isSecretKey(base + start, length) }
                     default: bit = 0
                     }
                     if bit != 0 {
@@ -502,11 +502,11 @@ enum FastFrameScanner {
                     case 9: if f.sessionKey == nil { field = .sessionKey }
                     case 10: if f.state == nil { field = .state }
                     case 5: if f.runSeq == nil { field = .runSeq }
-                    case 0: if !secret { secret = Redaction.isSecretKey(UnsafeBufferPointer(start: base + start, count: length)) }
+                    case 0: if !secret { secret = isSecretKey(base + start, length) }
                     default: break
                     }
-                } else if !secret && length >= 5 {
-                    secret = Redaction.isSecretKey(UnsafeBufferPointer(start: base + start, count: length))
+                } else if !secret {
+                    secret = isSecretKey(base + start, length)
                 }
                 state = .value
 
@@ -620,6 +620,13 @@ enum FastFrameScanner {
             return masked == 0x4b6e_6f69_7373_6573 && p[8] == UInt8(ascii: "e") && p[9] == UInt8(ascii: "y") ? 9 : 0
         default: return 0
         }
+    }
+
+    /// `Redaction.isSecretKey` for the member name of `length` bytes at `p`, without the call for names
+    /// shorter than "token", the shortest secret name.
+    @inline(__always)
+    private static func isSecretKey(_ p: UnsafePointer<UInt8>, _ length: Int) -> Bool {
+        length >= 5 && Redaction.isSecretKey(UnsafeBufferPointer(start: p, count: length))
     }
 
     /// `JSONReader.knownWord` on one 8-byte load when that many bytes are readable at `p`.
