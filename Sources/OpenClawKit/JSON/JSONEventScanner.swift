@@ -129,11 +129,18 @@ public enum JSONEventScanner {
 
     /// The same scan, leaving the strings in the input (see `ScannedFrame`).
     public static func fields(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = 256) throws(JSONError) -> ScannedFrame {
+        var fields = ScannedFrame()
+        try scan(bytes, into: &fields, maxDepth: maxDepth)
+        return fields
+    }
+
+    /// The same, into `fields` (which must be fresh): a frame is ~200 bytes, not copied on the way.
+    public static func scan(_ bytes: UnsafeRawBufferPointer, into fields: inout ScannedFrame, maxDepth: Int = 256) throws(JSONError) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { throw JSONError("empty input", offset: 0) }
         let start = base.assumingMemoryBound(to: UInt8.self)
-        if let fast = FastFrameScanner.scan(start, count: bytes.count, maxDepth: maxDepth) { return fast }
+        if FastFrameScanner.scan(start, count: bytes.count, maxDepth: maxDepth, into: &fields) { return }
         var reader = JSONReader(base: start, count: bytes.count, maxDepth: maxDepth, json5: false, rejectDuplicateKeys: false)
-        return try reader.scanFrame()
+        fields = try reader.scanFrame()
     }
 
     public static func scan(_ bytes: [UInt8], maxDepth: Int = 256) throws(JSONError) -> JSONFrameHeader {
@@ -451,8 +458,13 @@ enum FastFrameScanner {
     private enum State { case key, value, after }
 
     static func scan(_ base: UnsafePointer<UInt8>, count: Int, maxDepth: Int) -> ScannedFrame? {
-        guard count >= 2, base[0] == UInt8(ascii: "{"), maxDepth >= 2 else { return nil }
         var f = ScannedFrame()
+        return scan(base, count: count, maxDepth: maxDepth, into: &f) ? f : nil
+    }
+
+    /// Scans into `f` (fresh); false: not taken (`f` is then garbage).
+    static func scan(_ base: UnsafePointer<UInt8>, count: Int, maxDepth: Int, into f: inout ScannedFrame) -> Bool {
+        guard count >= 2, base[0] == UInt8(ascii: "{"), maxDepth >= 2 else { return false }
         var i = 1
         var depth = 1              // open containers
         var objects: UInt64 = 1    // bit k: container k (0 = the frame) is an object
@@ -470,11 +482,11 @@ enum FastFrameScanner {
         while true {
             switch state {
             case .key:
-                guard i < count, base[i] == UInt8(ascii: "\"") else { return nil }
+                guard i < count, base[i] == UInt8(ascii: "\"") else { return false }
                 let start = i + 1
-                guard let end = keyEnd(base, count, from: start) else { return nil }
+                guard let end = keyEnd(base, count, from: start) else { return false }
                 i = end + 1
-                guard i + 1 < count, base[i] == UInt8(ascii: ":") else { return nil }
+                guard i + 1 < count, base[i] == UInt8(ascii: ":") else { return false }
                 i += 1
                 let length = end - start
                 field = .none
@@ -511,14 +523,14 @@ enum FastFrameScanner {
                 state = .value
 
             case .value:
-                guard i < count else { return nil }
+                guard i < count else { return false }
                 let c = base[i]
                 switch c {
                 case UInt8(ascii: "\""):
                     let start = i + 1
                     switch field {
                     case .type, .event, .id, .method, .runId, .sessionKey, .state:
-                        guard let end = keyEnd(base, count, from: start) else { return nil }  // no escapes
+                        guard let end = keyEnd(base, count, from: start) else { return false }  // no escapes
                         i = end + 1
                         let word = routingWord(base + start, end - start, count - start)
                         let value = ScannedString(start: start, end: end, escaped: false, word: word)
@@ -532,12 +544,12 @@ enum FastFrameScanner {
                         default: f.state = value
                         }
                     default:
-                        guard let end = stringEnd(base, count, from: start) else { return nil }
+                        guard let end = stringEnd(base, count, from: start) else { return false }
                         i = end + 1
                     }
                 case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                     let start = i
-                    guard let end = numberEnd(base, count, from: i) else { return nil }
+                    guard let end = numberEnd(base, count, from: i) else { return false }
                     i = end
                     if field == .seq {
                         f.seq = JSONReader.int64(UnsafeBufferPointer(start: base + start, count: end - start))
@@ -545,18 +557,18 @@ enum FastFrameScanner {
                         f.runSeq = JSONReader.int64(UnsafeBufferPointer(start: base + start, count: end - start))
                     }
                 case UInt8(ascii: "t"):
-                    guard i + 4 <= count, UnsafeRawPointer(base + i).loadUnaligned(as: UInt32.self) == UInt32(littleEndian: 0x6575_7274) else { return nil }
+                    guard i + 4 <= count, UnsafeRawPointer(base + i).loadUnaligned(as: UInt32.self) == UInt32(littleEndian: 0x6575_7274) else { return false }
                     i += 4
                     if field == .ok { f.ok = true }
                 case UInt8(ascii: "f"):
-                    guard i + 5 <= count, UnsafeRawPointer(base + i + 1).loadUnaligned(as: UInt32.self) == UInt32(littleEndian: 0x6573_6c61) else { return nil }
+                    guard i + 5 <= count, UnsafeRawPointer(base + i + 1).loadUnaligned(as: UInt32.self) == UInt32(littleEndian: 0x6573_6c61) else { return false }
                     i += 5
                     if field == .ok { f.ok = false }
                 case UInt8(ascii: "n"):
-                    guard i + 4 <= count, UnsafeRawPointer(base + i).loadUnaligned(as: UInt32.self) == UInt32(littleEndian: 0x6c6c_756e) else { return nil }
+                    guard i + 4 <= count, UnsafeRawPointer(base + i).loadUnaligned(as: UInt32.self) == UInt32(littleEndian: 0x6c6c_756e) else { return false }
                     i += 4
                 case UInt8(ascii: "{"), UInt8(ascii: "["):
-                    guard depth < maxDepth, depth < 63, i + 1 < count else { return nil }
+                    guard depth < maxDepth, depth < 63, i + 1 < count else { return false }
                     let isObject = c == UInt8(ascii: "{")
                     if isObject { objects |= 1 << UInt64(depth) } else { objects &= ~(1 << UInt64(depth)) }
                     if depth == 1 && field == .payload && isObject { inPayload = true }
@@ -572,7 +584,7 @@ enum FastFrameScanner {
                     field = .none
                     continue
                 default:
-                    return nil
+                    return false
                 }
                 state = .after
 
@@ -581,8 +593,8 @@ enum FastFrameScanner {
                     f.payloadRange = payloadStart..<i
                     payloadStart = -1
                 }
-                if depth == 0 { guard i == count else { return nil }; f.hasSecretKey = secret; return f }
-                guard i < count else { return nil }
+                if depth == 0 { guard i == count else { return false }; f.hasSecretKey = secret; return true }
+                guard i < count else { return false }
                 let c = base[i]
                 let isObject = objects & (1 << UInt64(depth - 1)) != 0
                 if c == UInt8(ascii: ",") {
@@ -594,7 +606,7 @@ enum FastFrameScanner {
                     depth -= 1
                     if depth == 1 { inPayload = false }
                 } else {
-                    return nil
+                    return false
                 }
             }
         }

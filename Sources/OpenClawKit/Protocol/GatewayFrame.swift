@@ -29,7 +29,7 @@ public final class GatewayFrame {
         var scanned = ScannedFrame()
         var failure: JSONError? = nil
         let kind = message.withUnsafeBytes { buffer -> Kind? in
-            do throws(JSONError) { scanned = try JSONEventScanner.fields(buffer) } catch { failure = error; return nil }
+            do throws(JSONError) { try JSONEventScanner.scan(buffer, into: &scanned) } catch { failure = error; return nil }
             return Self.kind(of: scanned, in: buffer)
         }
         guard let kind else {
