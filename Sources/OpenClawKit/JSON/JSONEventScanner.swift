@@ -483,11 +483,11 @@ enum FastFrameScanner {
             switch state {
             case .key:
                 guard i < count, base[i] == UInt8(ascii: "\"") else { return false }
-                let start = i + 1
+                let start = i &+ 1
                 guard let end = keyEnd(base, count, from: start) else { return false }
-                i = end + 1
-                guard i + 1 < count, base[i] == UInt8(ascii: ":") else { return false }
-                i += 1
+                i = end &+ 1
+                guard i &+ 1 < count, base[i] == UInt8(ascii: ":") else { return false }
+                i &+= 1
                 let length = end - start
                 field = .none
                 if depth == 1 {
@@ -527,11 +527,11 @@ enum FastFrameScanner {
                 let c = base[i]
                 switch c {
                 case UInt8(ascii: "\""):
-                    let start = i + 1
+                    let start = i &+ 1
                     switch field {
                     case .type, .event, .id, .method, .runId, .sessionKey, .state:
                         guard let end = keyEnd(base, count, from: start) else { return false }  // no escapes
-                        i = end + 1
+                        i = end &+ 1
                         let word = routingWord(base + start, end - start, count - start)
                         let value = ScannedString(start: start, end: end, escaped: false, word: word)
                         switch field {
@@ -545,7 +545,7 @@ enum FastFrameScanner {
                         }
                     default:
                         guard let end = stringEnd(base, count, from: start) else { return false }
-                        i = end + 1
+                        i = end &+ 1
                     }
                 case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                     let start = i
@@ -557,26 +557,26 @@ enum FastFrameScanner {
                         f.runSeq = JSONReader.int64(UnsafeBufferPointer(start: base + start, count: end - start))
                     }
                 case UInt8(ascii: "t"):
-                    guard i + 4 <= count, UnsafeRawPointer(base + i).loadUnaligned(as: UInt32.self) == UInt32(littleEndian: 0x6575_7274) else { return false }
-                    i += 4
+                    guard i &+ 4 <= count, UnsafeRawPointer(base + i).loadUnaligned(as: UInt32.self) == UInt32(littleEndian: 0x6575_7274) else { return false }
+                    i &+= 4
                     if field == .ok { f.ok = true }
                 case UInt8(ascii: "f"):
-                    guard i + 5 <= count, UnsafeRawPointer(base + i + 1).loadUnaligned(as: UInt32.self) == UInt32(littleEndian: 0x6573_6c61) else { return false }
-                    i += 5
+                    guard i &+ 5 <= count, UnsafeRawPointer(base + (i &+ 1)).loadUnaligned(as: UInt32.self) == UInt32(littleEndian: 0x6573_6c61) else { return false }
+                    i &+= 5
                     if field == .ok { f.ok = false }
                 case UInt8(ascii: "n"):
-                    guard i + 4 <= count, UnsafeRawPointer(base + i).loadUnaligned(as: UInt32.self) == UInt32(littleEndian: 0x6c6c_756e) else { return false }
-                    i += 4
+                    guard i &+ 4 <= count, UnsafeRawPointer(base + i).loadUnaligned(as: UInt32.self) == UInt32(littleEndian: 0x6c6c_756e) else { return false }
+                    i &+= 4
                 case UInt8(ascii: "{"), UInt8(ascii: "["):
-                    guard depth < maxDepth, depth < 63, i + 1 < count else { return false }
+                    guard depth < maxDepth, depth < 63, i &+ 1 < count else { return false }
                     let isObject = c == UInt8(ascii: "{")
-                    if isObject { objects |= 1 << UInt64(depth) } else { objects &= ~(1 << UInt64(depth)) }
+                    if isObject { objects |= 1 &<< UInt64(depth) } else { objects &= ~(1 &<< UInt64(depth)) }
                     if depth == 1 && field == .payload && isObject { inPayload = true }
-                    depth += 1
-                    i += 1
+                    depth &+= 1
+                    i &+= 1
                     if base[i] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
-                        i += 1
-                        depth -= 1
+                        i &+= 1
+                        depth &-= 1
                         if depth == 1 { inPayload = false }
                         break
                     }
@@ -596,14 +596,14 @@ enum FastFrameScanner {
                 if depth == 0 { guard i == count else { return false }; f.hasSecretKey = secret; return true }
                 guard i < count else { return false }
                 let c = base[i]
-                let isObject = objects & (1 << UInt64(depth - 1)) != 0
+                let isObject = objects & (1 &<< UInt64(depth &- 1)) != 0
                 if c == UInt8(ascii: ",") {
-                    i += 1
+                    i &+= 1
                     field = .none
                     state = isObject ? .key : .value
                 } else if c == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
-                    i += 1
-                    depth -= 1
+                    i &+= 1
+                    depth &-= 1
                     if depth == 1 { inPayload = false }
                 } else {
                     return false
@@ -620,7 +620,7 @@ enum FastFrameScanner {
             return length >= 2 && length <= 10 ? slowRoutingName(p, length) : 0
         }
         let word = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self).littleEndian
-        let masked = length >= 8 ? word : word & ((1 << UInt64(length * 8)) - 1)
+        let masked = length >= 8 ? word : word & ((1 &<< UInt64(length &* 8)) &- 1)
         switch length {
         case 2: return masked == 0x6469 ? 3 : masked == 0x6b6f ? 6 : 0
         case 3: return masked == 0x71_6573 ? 5 : 0
@@ -647,7 +647,7 @@ enum FastFrameScanner {
         guard length >= 3 && length <= 8 else { return .other }
         guard available >= 8 else { return JSONReader.knownWord(UnsafeBufferPointer(start: p, count: length)) }
         let word = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self).littleEndian
-        let masked = length == 8 ? word : word & ((1 << UInt64(length * 8)) - 1)
+        let masked = length == 8 ? word : word & ((1 &<< UInt64(length &* 8)) &- 1)
         switch length {
         case 3: return masked == 0x73_6572 ? .res : masked == 0x71_6572 ? .req : .other
         case 4: return masked == 0x7461_6863 ? .chat : masked == 0x6e69_616d ? .main : masked == 0x6b63_6974 ? .tick : .other
@@ -699,7 +699,7 @@ enum FastFrameScanner {
             let b = base[j]
             if b == UInt8(ascii: "\"") { return j }
             if b == UInt8(ascii: "\\") || b < 0x20 || b >= 0x80 { return nil }
-            j += 1
+            j &+= 1
         }
         return nil
     }
@@ -730,25 +730,25 @@ enum FastFrameScanner {
             } else if b < 0x20 {
                 return nil
             } else {
-                j += 1
+                j &+= 1
             }
         }
     }
 
     private static func escapeEnd(_ base: UnsafePointer<UInt8>, _ count: Int, at j: Int) -> Int? {
-        guard j + 1 < count else { return nil }
-        switch base[j + 1] {
+        guard j &+ 1 < count else { return nil }
+        switch base[j &+ 1] {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
              UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-            return j + 2
+            return j &+ 2
         case UInt8(ascii: "u"):
-            guard j + 6 <= count else { return nil }
+            guard j &+ 6 <= count else { return nil }
             var scalar: UInt32 = 0
-            for k in (j + 2)..<(j + 6) {
+            for k in (j &+ 2)..<(j &+ 6) {
                 guard let digit = hexValue(base[k]) else { return nil }
                 scalar = scalar << 4 | UInt32(digit)
             }
-            return scalar >= 0xD800 && scalar <= 0xDFFF ? nil : j + 6  // surrogates: the slow path pairs them
+            return scalar >= 0xD800 && scalar <= 0xDFFF ? nil : j &+ 6  // surrogates: the slow path pairs them
         default:
             return nil
         }
@@ -770,7 +770,7 @@ enum FastFrameScanner {
         default: return nil
         }
         guard j + length <= count else { return nil }
-        let second = base[j + 1]
+        let second = base[j &+ 1]
         guard second >= low && second <= high else { return nil }
         for k in 2..<length where base[j + k] & 0xC0 != 0x80 { return nil }
         return j + length
@@ -780,24 +780,24 @@ enum FastFrameScanner {
     @inline(__always)
     private static func numberEnd(_ base: UnsafePointer<UInt8>, _ count: Int, from: Int) -> Int? {
         var j = from
-        if base[j] == UInt8(ascii: "-") { j += 1 }
+        if base[j] == UInt8(ascii: "-") { j &+= 1 }
         guard j < count, isDigit(base[j]) else { return nil }
         if base[j] == UInt8(ascii: "0") {
-            j += 1
+            j &+= 1
             if j < count && isDigit(base[j]) { return nil }
         } else {
-            while j < count && isDigit(base[j]) { j += 1 }
+            while j < count && isDigit(base[j]) { j &+= 1 }
         }
         if j < count && base[j] == UInt8(ascii: ".") {
-            j += 1
+            j &+= 1
             guard j < count, isDigit(base[j]) else { return nil }
-            while j < count && isDigit(base[j]) { j += 1 }
+            while j < count && isDigit(base[j]) { j &+= 1 }
         }
         if j < count && (base[j] == UInt8(ascii: "e") || base[j] == UInt8(ascii: "E")) {
-            j += 1
-            if j < count && (base[j] == UInt8(ascii: "+") || base[j] == UInt8(ascii: "-")) { j += 1 }
+            j &+= 1
+            if j < count && (base[j] == UInt8(ascii: "+") || base[j] == UInt8(ascii: "-")) { j &+= 1 }
             guard j < count, isDigit(base[j]) else { return nil }
-            while j < count && isDigit(base[j]) { j += 1 }
+            while j < count && isDigit(base[j]) { j &+= 1 }
         }
         return j
     }
