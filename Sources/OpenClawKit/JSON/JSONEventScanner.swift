@@ -251,6 +251,17 @@ extension JSONReader {
         let negative = bytes.count > 0 && bytes[0] == UInt8(ascii: "-")
         if negative { k = 1 }
         guard k < bytes.count else { return nil }
+        if bytes.count &- k <= 18, let p = bytes.baseAddress {
+            // Up to 18 digits cannot overflow: no checks per digit.
+            var value: Int64 = 0
+            while k < bytes.count {
+                let digit = p[k] &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                value = value &* 10 &+ Int64(digit)
+                k &+= 1
+            }
+            return negative ? 0 &- value : value
+        }
         var value: Int64 = 0
         while k < bytes.count {
             let digit = bytes[k] &- UInt8(ascii: "0")

@@ -50,14 +50,6 @@ struct WatchFilter {
     }
 }
 
-/// The run the last run event belonged to, kept out of the `runs` table so that a stream of one run's
-/// events checks its sequence without hashing its id (compared on the frame's bytes instead).
-private struct CurrentRun {
-    let id: String
-    let utf8: [UInt8]
-    var tracker: SequenceTracker
-}
-
 struct Watcher {
     let context: CommandContext
     let options: SessionOptions
@@ -177,7 +169,11 @@ struct Watcher {
         let hello = session.hello
         var outer = SequenceTracker()
         var runs: [String: SequenceTracker] = [:]
-        var current: CurrentRun? = nil  // never also in `runs`
+        // The run the last run event belonged to, kept out of `runs` so that a stream of one run's events
+        // checks its sequence without hashing its id (compared on the frame's bytes instead).
+        var currentID: String? = nil  // never also in `runs`
+        var currentUTF8: [UInt8] = []
+        var currentTracker = SequenceTracker()
         var resyncID: String? = nil
         if isReconnect && resync {
             let params: JSONValue = [ChatField.sessionKey: .string(filter.session ?? "main")]
@@ -210,23 +206,22 @@ struct Watcher {
                 let word = frame.fields.event?.word ?? .other  // `name` as a routing word
                 let isRunEvent = word == .chat || word == .agent  // GatewayEventName.isRunEvent(name)
                 if isRunEvent, frame.fields.runId != nil, let runSeq = frame.fields.runSeq, runSeq > 0 {
-                    let expected: Int64?
-                    if let run = current, frame.runId(is: run.utf8) {
-                        expected = current!.tracker.record(runSeq)
-                    } else {
+                    if currentID == nil || !frame.runId(is: currentUTF8) {
                         let runID = frame.runId!
-                        if let run = current { runs[run.id] = run.tracker; current = nil }
+                        if let id = currentID { runs[id] = currentTracker; currentID = nil }
                         if runs.count >= Self.maxTrackedRuns && runs[runID] == nil { runs.removeAll() }
-                        var tracker = runs.removeValue(forKey: runID) ?? SequenceTracker()
-                        expected = tracker.record(runSeq)
-                        current = CurrentRun(id: runID, utf8: Array(runID.utf8), tracker: tracker)
+                        currentTracker = runs.removeValue(forKey: runID) ?? SequenceTracker()
+                        currentID = runID
+                        currentUTF8 = Array(runID.utf8)
                     }
-                    if let expected { reportGap(expected: expected, received: runSeq, runID: current!.id) }
+                    if let expected = currentTracker.record(runSeq) {
+                        reportGap(expected: expected, received: runSeq, runID: currentID)
+                    }
                 }
                 let stateWord = frame.fields.state?.word ?? .other
                 let ended = word == .chat && (stateWord == .final || stateWord == .aborted || stateWord == .error)  // ChatState.endsRun
                 if ended, frame.fields.runId != nil {
-                    if let run = current, frame.runId(is: run.utf8) { current = nil } else { runs[frame.runId!] = nil }
+                    if currentID != nil && frame.runId(is: currentUTF8) { currentID = nil } else { runs[frame.runId!] = nil }
                 }
                 if word == .shutdown {
                     restartDelay = frame.payload?["restartExpectedMs"]?.doubleValue.map { max(0, $0) / 1000 }
