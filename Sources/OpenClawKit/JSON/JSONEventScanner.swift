@@ -123,8 +123,7 @@ public enum JSONEventScanner {
     /// Scans one JSON object; the whole input is validated exactly as `JSONValue.parse` would.
     /// The first of duplicate top-level members wins, as in `JSONObject`'s subscript.
     public static func scan(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = 256) throws(JSONError) -> JSONFrameHeader {
-        guard let base = bytes.baseAddress, bytes.count > 0 else { throw JSONError("empty input", offset: 0) }
-        return JSONFrameHeader(try fields(bytes, maxDepth: maxDepth), bytes: bytes)
+        JSONFrameHeader(try fields(bytes, maxDepth: maxDepth), bytes: bytes)
     }
 
     /// The same scan, leaving the strings in the input (see `ScannedFrame`).
