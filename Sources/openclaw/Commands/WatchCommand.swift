@@ -185,7 +185,7 @@ struct Watcher {
             do { event = try loop.next(until: context.deadline) }
             catch let error as GatewayError { return error }
             catch is OutputClosed { throw WatchFinished() }
-            switch event {
+            switch consume event {  // moved: the frame is not retained twice
             case .signal: try finish()
             case .input: continue
             case .timeout: throw context.timeoutFailure("watching")
