@@ -38,10 +38,10 @@ max_len() {
 # built with -enable-testing so the harnesses reach internal types with `@testable import`.
 build_module() {
     mkdir -p $BIN/mod $BIN/cbuildinfo
-    # The CLI's C build-info target, as SwiftPM would present it: a module map and one object.
-    printf 'module CBuildInfo {\n    header "%s/Sources/CBuildInfo/include/BuildInfo.h"\n    export *\n}\n' "$PWD" \
+    # The CLI's `import CBuildInfo` (the C target SwiftPM builds): a module map and its one object.
+    printf 'module CBuildInfo {\n    header "%s/Sources/CBuildInfo/include/BuildInfo.h"\n    export *\n}\n' "$(pwd)" \
         > $BIN/cbuildinfo/module.modulemap
-    ${CC:-clang} -c -O1 -I Sources/CBuildInfo/include Sources/CBuildInfo/BuildInfo.c -o $BIN/BuildInfo.o
+    ${CC:-clang} -O2 -c Sources/CBuildInfo/BuildInfo.c -I Sources/CBuildInfo/include -o $BIN/cbuildinfo/BuildInfo.o
     SOURCES=$(find Sources/OpenClawKit Sources/openclaw -name '*.swift' ! -path Sources/openclaw/main.swift | sort)
     if [ -f $BIN/OpenClawKit.o ] && [ -z "$(find $SOURCES -newer $BIN/OpenClawKit.o)" ]; then return; fi
     echo "fuzz: compiling OpenClawKit + openclaw CLI sources (instrumented)"
@@ -59,7 +59,7 @@ build() {
         echo "fuzz: linking $BIN/$target"
         # shellcheck disable=SC2086
         $SWIFTC $FLAGS -I $BIN/mod -module-name "$name" fuzz/harness/FuzzSupport.swift "fuzz/harness/$name.swift" \
-            $BIN/OpenClawKit.o $BIN/BuildInfo.o -lssl -lcrypto -o "$BIN/$target"
+            $BIN/OpenClawKit.o $BIN/cbuildinfo/BuildInfo.o -lssl -lcrypto -o "$BIN/$target"
     done
 }
 

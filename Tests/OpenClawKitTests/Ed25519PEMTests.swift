@@ -96,6 +96,19 @@ import Testing
         #expect(Ed25519PEM.rawPrivateKey(pem: good.replacingFirst("\n", with: "\r")) == nil)  // bare CR
     }
 
+    /// Found by the `pem` fuzz target: OpenSSL finds the header only at the start of a line, so a
+    /// CR, space or tab right before it makes the key unreadable there, and it must be here too.
+    @Test func theHeaderMustStartALine() {
+        let good = Self.pem("PRIVATE KEY", Self.pkcs8)
+        for prefix in ["\r", " ", "\t", "\n\r", "\n ", "\r\n\t"] {
+            #expect(Ed25519PEM.rawPrivateKey(pem: prefix + good) == nil, "\(Array(prefix.utf8))")
+            #expect(throws: (any Error).self) { try Ed25519PrivateKey(pem: prefix + good) }
+        }
+        for prefix in ["\n", "\r\n", " \n", "\t\r\n\n"] {
+            #expect(Ed25519PEM.rawPrivateKey(pem: prefix + good) == Self.seed, "\(Array(prefix.utf8))")
+        }
+    }
+
     @Test func rejectsGarbageBase64() {
         let good = Self.pem("PUBLIC KEY", Self.spki)
         #expect(good.contains("="))

@@ -117,4 +117,67 @@ import Testing
             #expect(scanOffset == parseOffset, "\(text)")
         }
     }
+
+    /// The exact scanner alone, without the fast path in front of it.
+    static func exactFields(_ bytes: [UInt8]) throws(JSONError) -> ScannedFrame {
+        let result = bytes.withUnsafeBufferPointer { buffer in
+            Result { () throws(JSONError) -> ScannedFrame in
+                var reader = JSONReader(base: buffer.baseAddress!, count: buffer.count, maxDepth: 256, json5: false, rejectDuplicateKeys: false)
+                return try reader.scanFrame()
+            }
+        }
+        return try result.get()
+    }
+
+    static func fastFields(_ bytes: [UInt8], maxDepth: Int = 256) -> ScannedFrame? {
+        bytes.withUnsafeBufferPointer { FastFrameScanner.scan($0.baseAddress!, count: $0.count, maxDepth: maxDepth) }
+    }
+
+    /// Whatever the fast path returns is what the exact scanner reads, field for field; it declines
+    /// (nil) whatever it does not handle, valid or not.
+    @Test(arguments: [
+        #"{}"#, #"{"type":"event","event":"chat","payload":{"runId":"blast","sessionKey":"main","seq":1,"state":"delta","message":{"role":"assistant","content":[{"type":"text","text":"xx"}],"timestamp":1763873400000},"deltaText":"x"},"seq":2}"#,
+        #"{"type":"res","id":"7","ok":true,"payload":{"status":"accepted"}}"#, #"{"type":"res","id":"7","ok":false,"error":{"code":"X"}}"#,
+        #"{"type":"req","id":"1","method":"connect","params":{}}"#, #"{"type":"event","event":"tick","payload":null}"#,
+        #"{"type":"event","event":"x","payload":[{"runId":"r"}],"payload":{"runId":"s"}}"#,
+        #"{"seq":1.5,"type":7,"event":"a","event":"b","seq":9,"ok":null,"ok":true}"#,
+        #"{"payload":{"seq":2.5,"seq":3,"runId":1,"runId":"r","state":"final","state":"aborted","sessionKey":"a\u00e9"}}"#,
+        #"{"type":"event","event":"agent","payload":{"a":[1,-0.5e3,true,false,null,"\n\u00e9é",[],{}],"b":{"c":{"d":[]}}}}"#,
+        #"{"typ\u0065":"event"}"#, #"{"type":"ev\u0065nt"}"#, #"{ "type":"event"}"#, #"{"type":"event"} "#, "{\"a\":\"\u{1F600}\"}",
+        #"{"apiKey":"s","payload":{"token":"t"}}"#, #"{"payload":{"x":{"clientSecretValue":1}}}"#, #"{"a":[{"password":"p"}]}"#,
+        #"{"a":"\ud83d\ude00"}"#, #"{"a":1,}"#, #"{"a":[1,]}"#, #"{"a":01}"#, #"{"a":tru}"#, #"{"a":"x"#, #"{"a""#, #"{"#,
+        #"{"type":"event","event":"shutdown","payload":{"state":"status"}}"#, #"{"event":"health","type":"event","sessionKey":"main"}"#,
+        #"{"payload":{"sessionKey":"k","seq":-9223372036854775808,"runId":"r"},"seq":9223372036854775808}"#,
+    ])
+    func theFastPathReadsWhatTheExactScannerReads(_ text: String) {
+        let bytes = Array(text.utf8)
+        guard let fast = Self.fastFields(bytes) else { return }
+        #expect(fast == (try? Self.exactFields(bytes)), "\(text)")
+    }
+
+    @Test func theFastPathTakesTheGatewaysFrames() throws {
+        for text in [#"{"type":"event","event":"chat","payload":{"runId":"blast","sessionKey":"main","seq":1,"state":"delta","message":{"role":"assistant","content":[{"type":"text","text":"x\"y\\n"}]}},"seq":2}"#,
+                     #"{"type":"res","id":"12","ok":true,"payload":{"messages":[]}}"#] {
+            let fast = try #require(Self.fastFields(Array(text.utf8)))
+            #expect(fast == (try Self.exactFields(Array(text.utf8))))
+        }
+        // Every routing word is recognised on the fast path as on the exact one.
+        for word in (0...14).compactMap({ RoutingWord(rawValue: UInt8($0))?.text }) {
+            for text in [#"{"type":"event","event":"\#(word)","payload":{"state":"\#(word)"}}"#, #"{"event":"\#(word)"}"#] {
+                let bytes = Array(text.utf8)
+                let fast = try #require(Self.fastFields(bytes))
+                #expect(fast == (try Self.exactFields(bytes)))
+                #expect(fast.event?.word.text == word)
+            }
+        }
+    }
+
+    @Test func theFastPathLeavesDepthLimitsToTheExactScanner() {
+        let deep = Array(("{\"a\":" + String(repeating: "[", count: 70) + String(repeating: "]", count: 70) + "}").utf8)
+        #expect(Self.fastFields(deep) == nil)
+        #expect((try? Self.exactFields(deep)) != nil)
+        let shallow = Array(#"{"a":[[1]]}"#.utf8)
+        #expect(Self.fastFields(shallow, maxDepth: 2) == nil)
+        #expect(throws: JSONError.self) { try JSONEventScanner.scan(shallow, maxDepth: 2) }
+    }
 }

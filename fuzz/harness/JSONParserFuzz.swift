@@ -46,5 +46,15 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             fuzzFail("payload present but no range")
         }
     }
+    // The scanner's fast path reads exactly what its exact path reads whenever it takes a frame.
+    let mismatch: String? = bytes.withUnsafeBufferPointer { buffer in
+        guard let base = buffer.baseAddress,
+              let fast = FastFrameScanner.scan(base, count: buffer.count, maxDepth: 256) else { return nil }
+        var reader = JSONReader(base: base, count: buffer.count, maxDepth: 256, json5: false, rejectDuplicateKeys: false)
+        let exact: ScannedFrame?
+        do throws(JSONError) { exact = try reader.scanFrame() } catch { exact = nil }
+        return fast == exact ? nil : "the fast scanner path reads \(fast), the exact one \(String(describing: exact))"
+    }
+    if let mismatch { fuzzFail(mismatch) }
     return 0
 }

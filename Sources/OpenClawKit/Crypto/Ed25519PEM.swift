@@ -33,7 +33,7 @@ enum Ed25519PEM {
     }
 
     /// The DER inside `-----BEGIN <label>-----` … `-----END <label>-----`: optional surrounding ASCII
-    /// whitespace, LF or CRLF line ends, body lines of at most 64 canonical base64 characters, padding only
+    /// whitespace (the header still at the start of a line), LF or CRLF line ends, body lines of at most 64 canonical base64 characters, padding only
     /// at the very end. Headers (`Proc-Type:`), other labels and anything after the footer give nil.
     static func body(of text: [UInt8], label: String) -> [UInt8]? {
         let begin = Array("-----BEGIN \(label)-----".utf8)
@@ -42,7 +42,9 @@ enum Ed25519PEM {
         var stop = text.count
         while start < stop, isSpace(text[start]) { start += 1 }
         while stop > start, isSpace(text[stop - 1]) { stop -= 1 }
-        guard stop - start >= begin.count + end.count,
+        // The header must start a line, as OpenSSL reads it: "\r-----BEGIN" or " -----BEGIN" is not one.
+        guard start == 0 || text[start - 1] == 0x0A,
+              stop - start >= begin.count + end.count,
               text[start..<start + begin.count].elementsEqual(begin),
               text[stop - end.count..<stop].elementsEqual(end)
         else { return nil }

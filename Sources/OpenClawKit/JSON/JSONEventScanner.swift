@@ -22,6 +22,99 @@ public struct JSONFrameHeader: Sendable, Equatable {
     public var hasSecretKey = false
 
     public init() {}
+
+    /// The strings of `scanned`, read from the bytes it was scanned from.
+    public init(_ scanned: ScannedFrame, bytes: UnsafeRawBufferPointer) {
+        type = scanned.type?.string(in: bytes)
+        event = scanned.event?.string(in: bytes)
+        id = scanned.id?.string(in: bytes)
+        method = scanned.method?.string(in: bytes)
+        seq = scanned.seq
+        ok = scanned.ok
+        payloadRange = scanned.payloadRange
+        runId = scanned.runId?.string(in: bytes)
+        sessionKey = scanned.sessionKey?.string(in: bytes)
+        state = scanned.state?.string(in: bytes)
+        runSeq = scanned.runSeq
+        hasSecretKey = scanned.hasSecretKey
+    }
+}
+
+/// The protocol's common routing words, recognised while scanning so that routing compares a byte,
+/// not a String (and a String for one is a literal: no allocation, no UTF-8 re-validation).
+public enum RoutingWord: UInt8, Sendable {
+    case other, res, req, event, chat, main, tick, delta, final, agent, error, health, status, aborted, shutdown
+
+    public var text: String? {
+        switch self {
+        case .other: return nil
+        case .res: return "res"
+        case .req: return "req"
+        case .event: return "event"
+        case .chat: return "chat"
+        case .main: return "main"
+        case .tick: return "tick"
+        case .delta: return "delta"
+        case .final: return "final"
+        case .agent: return "agent"
+        case .error: return "error"
+        case .health: return "health"
+        case .status: return "status"
+        case .aborted: return "aborted"
+        case .shutdown: return "shutdown"
+        }
+    }
+}
+
+/// Where a routing string sits in the scanned bytes: its contents between the quotes, whether they
+/// hold escapes (then the String is decoded again when asked for), and the routing word it is.
+public struct ScannedString: Sendable, Equatable {
+    public var start: Int
+    public var end: Int
+    public var escaped: Bool
+    public var word: RoutingWord
+
+    /// The string's value; `bytes` must be the buffer it was scanned from.
+    public func string(in bytes: UnsafeRawBufferPointer) -> String {
+        if let text = word.text { return text }
+        let base = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        if !escaped { return String(decoding: UnsafeBufferPointer(start: base + start, count: end - start), as: UTF8.self) }
+        var reader = JSONReader(base: base, count: bytes.count, maxDepth: 1, json5: false, rejectDuplicateKeys: false)
+        reader.i = start - 1
+        _ = try? reader.scanString(quote: UInt8(ascii: "\""))
+        return String(decoding: reader.scratch, as: UTF8.self)
+    }
+
+    /// True when the string's value is exactly `utf8` (compared on the bytes when it has no escapes).
+    public func equals(_ utf8: UnsafeBufferPointer<UInt8>, in bytes: UnsafeRawBufferPointer) -> Bool {
+        if escaped {
+            var value = string(in: bytes)
+            return value.withUTF8 { $0.count == utf8.count && (utf8.count == 0 || memcmp($0.baseAddress!, utf8.baseAddress!, utf8.count) == 0) }
+        }
+        return end - start == utf8.count
+            && (utf8.count == 0 || memcmp(bytes.baseAddress! + start, utf8.baseAddress!, utf8.count) == 0)
+    }
+}
+
+/// What the scanner read, without a String: plain data, so a frame copies and frees it for nothing.
+public struct ScannedFrame: Sendable, Equatable {
+    public var type: ScannedString?
+    public var event: ScannedString?
+    public var id: ScannedString?
+    public var method: ScannedString?
+    public var seq: Int64?
+    public var ok: Bool?
+    public var payloadRange: Range<Int>?
+    public var runId: ScannedString?
+    public var sessionKey: ScannedString?
+    public var state: ScannedString?
+    public var runSeq: Int64?
+    /// See `JSONFrameHeader.hasSecretKey`.
+    public var hasSecretKey = false
+    /// The frame holds a raw line break (only possible as whitespace between tokens in valid JSON).
+    public var hasLineBreak = false
+
+    public init() {}
 }
 
 /// Validates a frame as strict JSON and picks out its top-level routing fields, so `watch` can route,
@@ -30,11 +123,23 @@ public enum JSONEventScanner {
     /// Scans one JSON object; the whole input is validated exactly as `JSONValue.parse` would.
     /// The first of duplicate top-level members wins, as in `JSONObject`'s subscript.
     public static func scan(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = 256) throws(JSONError) -> JSONFrameHeader {
+        JSONFrameHeader(try fields(bytes, maxDepth: maxDepth), bytes: bytes)
+    }
+
+    /// The same scan, leaving the strings in the input (see `ScannedFrame`).
+    public static func fields(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = 256) throws(JSONError) -> ScannedFrame {
+        var fields = ScannedFrame()
+        try scan(bytes, into: &fields, maxDepth: maxDepth)
+        return fields
+    }
+
+    /// The same, into `fields` (which must be fresh): a frame is ~200 bytes, not copied on the way.
+    public static func scan(_ bytes: UnsafeRawBufferPointer, into fields: inout ScannedFrame, maxDepth: Int = 256) throws(JSONError) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { throw JSONError("empty input", offset: 0) }
-        var reader = JSONReader(
-            base: base.assumingMemoryBound(to: UInt8.self), count: bytes.count,
-            maxDepth: maxDepth, json5: false, rejectDuplicateKeys: false)
-        return try reader.scanFrame()
+        let start = base.assumingMemoryBound(to: UInt8.self)
+        if FastFrameScanner.scan(start, count: bytes.count, maxDepth: maxDepth, into: &fields) { return }
+        var reader = JSONReader(base: start, count: bytes.count, maxDepth: maxDepth, json5: false, rejectDuplicateKeys: false)
+        fields = try reader.scanFrame()
     }
 
     public static func scan(_ bytes: [UInt8], maxDepth: Int = 256) throws(JSONError) -> JSONFrameHeader {
@@ -46,8 +151,8 @@ public enum JSONEventScanner {
 }
 
 extension JSONReader {
-    mutating func scanFrame() throws(JSONError) -> JSONFrameHeader {
-        var header = JSONFrameHeader()
+    mutating func scanFrame() throws(JSONError) -> ScannedFrame {
+        var header = ScannedFrame()
         try skipSpace()
         guard i < count else { throw JSONError("no value, only whitespace", offset: i) }
         guard base[i] == UInt8(ascii: "{") else { throw JSONError("frame is not a JSON object", offset: i) }
@@ -77,8 +182,8 @@ extension JSONReader {
                 switch key {
                 case .type where first && c == UInt8(ascii: "\""): header.type = try readRoutingString(quote: c)
                 case .event where first && c == UInt8(ascii: "\""): header.event = try readRoutingString(quote: c)
-                case .id where first && c == UInt8(ascii: "\""): header.id = try readString(quote: c)
-                case .method where first && c == UInt8(ascii: "\""): header.method = try readString(quote: c)
+                case .id where first && c == UInt8(ascii: "\""): header.id = try readRoutingString(quote: c)
+                case .method where first && c == UInt8(ascii: "\""): header.method = try readRoutingString(quote: c)
                 case .seq where first && (c == UInt8(ascii: "-") || isDigit(c)):
                     let start = i
                     i = try numberEnd(from: i)
@@ -109,31 +214,32 @@ extension JSONReader {
         try skipSpace()
         if i < count { throw JSONError("unexpected \(describe(base[i])) after the value", offset: i) }
         header.hasSecretKey = sawSecretKey
+        header.hasLineBreak = sawLineBreak
         return header
     }
 
-    /// A routing string value: the protocol's common words come back as literals (no allocation,
-    /// no UTF-8 re-validation), anything else as a new String.
-    private mutating func readRoutingString(quote: UInt8) throws(JSONError) -> String {
+    /// A routing string value: where it is, and which of the protocol's common words it is.
+    private mutating func readRoutingString(quote: UInt8) throws(JSONError) -> ScannedString {
         let (start, end, escaped) = try scanString(quote: quote)
-        if escaped { return String(decoding: scratch, as: UTF8.self) }
-        let bytes = UnsafeBufferPointer(start: base + start, count: end - start)
-        return Self.knownWord(bytes) ?? String(decoding: bytes, as: UTF8.self)
+        let word = escaped ? scratch.withUnsafeBufferPointer { Self.knownWord($0) }
+            : Self.knownWord(UnsafeBufferPointer(start: base + start, count: end - start))
+        return ScannedString(start: start, end: end, escaped: escaped, word: word)
     }
 
-    static func knownWord(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    static func knownWord(_ bytes: UnsafeBufferPointer<UInt8>) -> RoutingWord {
         @inline(__always) func equals(_ word: StaticString) -> Bool {
             memcmp(bytes.baseAddress!, word.utf8Start, bytes.count) == 0
         }
         switch bytes.count {
-        case 3: return equals("res") ? "res" : equals("req") ? "req" : nil
-        case 4: return equals("chat") ? "chat" : equals("main") ? "main" : equals("tick") ? "tick" : nil
+        case 3: return equals("res") ? .res : equals("req") ? .req : .other
+        case 4: return equals("chat") ? .chat : equals("main") ? .main : equals("tick") ? .tick : .other
         case 5:
-            return equals("event") ? "event" : equals("delta") ? "delta" : equals("final") ? "final"
-                : equals("agent") ? "agent" : equals("error") ? "error" : nil
-        case 6: return equals("health") ? "health" : equals("status") ? "status" : nil
-        case 7: return equals("aborted") ? "aborted" : nil
-        default: return nil
+            return equals("event") ? .event : equals("delta") ? .delta : equals("final") ? .final
+                : equals("agent") ? .agent : equals("error") ? .error : .other
+        case 6: return equals("health") ? .health : equals("status") ? .status : .other
+        case 7: return equals("aborted") ? .aborted : .other
+        case 8: return equals("shutdown") ? .shutdown : .other
+        default: return .other
         }
     }
 
@@ -144,6 +250,17 @@ extension JSONReader {
         let negative = bytes.count > 0 && bytes[0] == UInt8(ascii: "-")
         if negative { k = 1 }
         guard k < bytes.count else { return nil }
+        if bytes.count &- k <= 18, let p = bytes.baseAddress {
+            // Up to 18 digits cannot overflow: no checks per digit.
+            var value: Int64 = 0
+            while k < bytes.count {
+                let digit = p[k] &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                value = value &* 10 &+ Int64(digit)
+                k &+= 1
+            }
+            return negative ? 0 &- value : value
+        }
         var value: Int64 = 0
         while k < bytes.count {
             let digit = bytes[k] &- UInt8(ascii: "0")
@@ -215,7 +332,7 @@ extension JSONReader {
     }
 
     /// Steps over the payload object at `i` (depth 2), picking out its routing members.
-    private mutating func scanPayload(into header: inout JSONFrameHeader) throws(JSONError) {
+    private mutating func scanPayload(into header: inout ScannedFrame) throws(JSONError) {
         guard maxDepth >= 2 else { throw JSONError("nesting deeper than \(maxDepth) levels", offset: i) }
         i += 1
         try skipSpace()
@@ -337,5 +454,361 @@ extension JSONReader {
             throw JSONError("expected ':' after the key, found \(describe(base[i]))", offset: i)
         }
         i += 1
+    }
+}
+
+/// The scanner's fast path: one loop with its position in a register, for the frames a gateway sends
+/// (compact JSON, ASCII member names, routing strings without escapes, nesting under 63 levels). It
+/// returns nil for anything else, valid or not, and `JSONReader.scanFrame` then decides, so what it
+/// accepts and the fields it reads are exactly the slow path's: a frame it returns would read the same
+/// there, byte for byte, including `hasSecretKey` (every member name goes through `Redaction.isSecretKey`
+/// except the routing names, none of which is a secret's).
+enum FastFrameScanner {
+    private enum Field { case none, type, event, id, method, seq, ok, payload, runId, sessionKey, state, runSeq }
+    private enum State { case key, value, after }
+
+    static func scan(_ base: UnsafePointer<UInt8>, count: Int, maxDepth: Int) -> ScannedFrame? {
+        var f = ScannedFrame()
+        return scan(base, count: count, maxDepth: maxDepth, into: &f) ? f : nil
+    }
+
+    /// Scans into `f` (fresh); false: not taken (`f` is then garbage).
+    static func scan(_ base: UnsafePointer<UInt8>, count: Int, maxDepth: Int, into f: inout ScannedFrame) -> Bool {
+        guard count >= 2, base[0] == UInt8(ascii: "{"), maxDepth >= 2 else { return false }
+        var i = 1
+        var depth = 1              // open containers
+        var objects: UInt64 = 1    // bit k: container k (0 = the frame) is an object
+        var inPayload = false      // container 1 is the payload object
+        var seen: UInt8 = 0        // top-level routing names already met (the first wins)
+        var field = Field.none     // what the value about to be read is, when it is a routing field
+        var payloadStart = -1      // where the top-level payload value starts, until it ends
+        var secret = false
+        var state = State.key
+        if base[1] == UInt8(ascii: "}") {
+            i = 2
+            depth = 0
+            state = .after
+        }
+        while true {
+            switch state {
+            case .key:
+                guard i < count, base[i] == UInt8(ascii: "\"") else { return false }
+                let start = i &+ 1
+                guard let end = keyEnd(base, count, from: start) else { return false }
+                i = end &+ 1
+                guard i &+ 1 < count, base[i] == UInt8(ascii: ":") else { return false }
+                i &+= 1
+                let length = end - start
+                field = .none
+                if depth == 1 {
+                    let bit: UInt8
+                    switch routingName(base + start, length, count - start) {
+                    case 1: field = .type; bit = 1
+                    case 2: field = .event; bit = 2
+                    case 3: field = .id; bit = 4
+                    case 4: field = .method; bit = 8
+                    case 5: field = .seq; bit = 16
+                    case 6: field = .ok; bit = 32
+                    case 7: field = .payload; bit = 64
+                    case 0: bit = 0; if !secret { secret = isSecretKey(base + start, length) }
+                    default: bit = 0
+                    }
+                    if bit != 0 {
+                        if seen & bit != 0 { field = .none }
+                        seen |= bit
+                    }
+                    if field == .payload { payloadStart = i }
+                } else if depth == 2 && inPayload {
+                    switch routingName(base + start, length, count - start) {
+                    case 8: if f.runId == nil { field = .runId }
+                    case 9: if f.sessionKey == nil { field = .sessionKey }
+                    case 10: if f.state == nil { field = .state }
+                    case 5: if f.runSeq == nil { field = .runSeq }
+                    case 0: if !secret { secret = isSecretKey(base + start, length) }
+                    default: break
+                    }
+                } else if !secret {
+                    secret = isSecretKey(base + start, length)
+                }
+                state = .value
+
+            case .value:
+                guard i < count else { return false }
+                let c = base[i]
+                switch c {
+                case UInt8(ascii: "\""):
+                    let start = i &+ 1
+                    switch field {
+                    case .type, .event, .id, .method, .runId, .sessionKey, .state:
+                        guard let end = keyEnd(base, count, from: start) else { return false }  // no escapes
+                        i = end &+ 1
+                        let word = routingWord(base + start, end - start, count - start)
+                        let value = ScannedString(start: start, end: end, escaped: false, word: word)
+                        switch field {
+                        case .type: f.type = value
+                        case .event: f.event = value
+                        case .id: f.id = value
+                        case .method: f.method = value
+                        case .runId: f.runId = value
+                        case .sessionKey: f.sessionKey = value
+                        default: f.state = value
+                        }
+                    default:
+                        guard let end = stringEnd(base, count, from: start) else { return false }
+                        i = end &+ 1
+                    }
+                case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    let start = i
+                    guard let end = numberEnd(base, count, from: i) else { return false }
+                    i = end
+                    if field == .seq {
+                        f.seq = JSONReader.int64(UnsafeBufferPointer(start: base + start, count: end - start))
+                    } else if field == .runSeq {
+                        f.runSeq = JSONReader.int64(UnsafeBufferPointer(start: base + start, count: end - start))
+                    }
+                case UInt8(ascii: "t"):
+                    guard i &+ 4 <= count, UnsafeRawPointer(base + i).loadUnaligned(as: UInt32.self) == UInt32(littleEndian: 0x6575_7274) else { return false }
+                    i &+= 4
+                    if field == .ok { f.ok = true }
+                case UInt8(ascii: "f"):
+                    guard i &+ 5 <= count, UnsafeRawPointer(base + (i &+ 1)).loadUnaligned(as: UInt32.self) == UInt32(littleEndian: 0x6573_6c61) else { return false }
+                    i &+= 5
+                    if field == .ok { f.ok = false }
+                case UInt8(ascii: "n"):
+                    guard i &+ 4 <= count, UnsafeRawPointer(base + i).loadUnaligned(as: UInt32.self) == UInt32(littleEndian: 0x6c6c_756e) else { return false }
+                    i &+= 4
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    guard depth < maxDepth, depth < 63, i &+ 1 < count else { return false }
+                    let isObject = c == UInt8(ascii: "{")
+                    if isObject { objects |= 1 &<< UInt64(depth) } else { objects &= ~(1 &<< UInt64(depth)) }
+                    if depth == 1 && field == .payload && isObject { inPayload = true }
+                    depth &+= 1
+                    i &+= 1
+                    if base[i] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                        i &+= 1
+                        depth &-= 1
+                        if depth == 1 { inPayload = false }
+                        break
+                    }
+                    state = isObject ? .key : .value
+                    field = .none
+                    continue
+                default:
+                    return false
+                }
+                state = .after
+
+            case .after:
+                if depth == 1 && payloadStart >= 0 {
+                    f.payloadRange = payloadStart..<i
+                    payloadStart = -1
+                }
+                if depth == 0 { guard i == count else { return false }; f.hasSecretKey = secret; return true }
+                guard i < count else { return false }
+                let c = base[i]
+                let isObject = objects & (1 &<< UInt64(depth &- 1)) != 0
+                if c == UInt8(ascii: ",") {
+                    i &+= 1
+                    field = .none
+                    state = isObject ? .key : .value
+                } else if c == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                    i &+= 1
+                    depth &-= 1
+                    if depth == 1 { inPayload = false }
+                } else {
+                    return false
+                }
+            }
+        }
+    }
+
+    /// The routing name `length` bytes at `p` spell (`available` bytes are readable there): 1 type,
+    /// 2 event, 3 id, 4 method, 5 seq, 6 ok, 7 payload, 8 runId, 9 sessionKey, 10 state; 0 none.
+    @inline(__always)
+    private static func routingName(_ p: UnsafePointer<UInt8>, _ length: Int, _ available: Int) -> Int {
+        guard length >= 2 && length <= 10 && available >= 8 else {
+            return length >= 2 && length <= 10 ? slowRoutingName(p, length) : 0
+        }
+        let word = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self).littleEndian
+        let masked = length >= 8 ? word : word & ((1 &<< UInt64(length &* 8)) &- 1)
+        switch length {
+        case 2: return masked == 0x6469 ? 3 : masked == 0x6b6f ? 6 : 0
+        case 3: return masked == 0x71_6573 ? 5 : 0
+        case 4: return masked == 0x6570_7974 ? 1 : 0
+        case 5: return masked == 0x74_6e65_7665 ? 2 : masked == 0x64_496e_7572 ? 8 : masked == 0x65_7461_7473 ? 10 : 0
+        case 6: return masked == 0x646f_6874_656d ? 4 : 0
+        case 7: return masked == 0x64_616f_6c79_6170 ? 7 : 0
+        case 10:
+            return masked == 0x4b6e_6f69_7373_6573 && p[8] == UInt8(ascii: "e") && p[9] == UInt8(ascii: "y") ? 9 : 0
+        default: return 0
+        }
+    }
+
+    /// `Redaction.isSecretKey` for the member name of `length` bytes at `p`, without the call for names
+    /// shorter than "token", the shortest secret name.
+    @inline(__always)
+    private static func isSecretKey(_ p: UnsafePointer<UInt8>, _ length: Int) -> Bool {
+        length >= 5 && Redaction.isSecretKey(UnsafeBufferPointer(start: p, count: length))
+    }
+
+    /// `JSONReader.knownWord` on one 8-byte load when that many bytes are readable at `p`.
+    @inline(__always)
+    private static func routingWord(_ p: UnsafePointer<UInt8>, _ length: Int, _ available: Int) -> RoutingWord {
+        guard length >= 3 && length <= 8 else { return .other }
+        guard available >= 8 else { return JSONReader.knownWord(UnsafeBufferPointer(start: p, count: length)) }
+        let word = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self).littleEndian
+        let masked = length == 8 ? word : word & ((1 &<< UInt64(length &* 8)) &- 1)
+        switch length {
+        case 3: return masked == 0x73_6572 ? .res : masked == 0x71_6572 ? .req : .other
+        case 4: return masked == 0x7461_6863 ? .chat : masked == 0x6e69_616d ? .main : masked == 0x6b63_6974 ? .tick : .other
+        case 5:
+            switch masked {
+            case 0x74_6e65_7665: return .event
+            case 0x61_746c_6564: return .delta
+            case 0x6c_616e_6966: return .final
+            case 0x74_6e65_6761: return .agent
+            case 0x72_6f72_7265: return .error
+            default: return .other
+            }
+        case 6: return masked == 0x6874_6c61_6568 ? .health : masked == 0x7375_7461_7473 ? .status : .other
+        case 7: return masked == 0x64_6574_726f_6261 ? .aborted : .other
+        default: return masked == 0x6e77_6f64_7475_6873 ? .shutdown : .other
+        }
+    }
+
+    private static func slowRoutingName(_ p: UnsafePointer<UInt8>, _ length: Int) -> Int {
+        switch JSONReader.routingKey(UnsafeBufferPointer(start: p, count: length)) {
+        case .type: return 1
+        case .event: return 2
+        case .id: return 3
+        case .method: return 4
+        case .seq: return 5
+        case .ok: return 6
+        case .payload: return 7
+        case .runId: return 8
+        case .sessionKey: return 9
+        case .state: return 10
+        case .other: return 0
+        }
+    }
+
+    /// The closing quote of a string starting at `from` that holds only ASCII without escapes or
+    /// control characters; nil otherwise.
+    @inline(__always)
+    private static func keyEnd(_ base: UnsafePointer<UInt8>, _ count: Int, from: Int) -> Int? {
+        var j = from
+        let quotes: UInt64 = 0x2222_2222_2222_2222
+        while j &+ 8 <= count {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + j).loadUnaligned(as: UInt64.self))
+            let special = JSONReader.specialStringBytes(word, quotes: quotes)
+            if special == 0 { j &+= 8; continue }
+            j &+= special.trailingZeroBitCount &>> 3
+            return base[j] == UInt8(ascii: "\"") ? j : nil
+        }
+        while j < count {
+            let b = base[j]
+            if b == UInt8(ascii: "\"") { return j }
+            if b == UInt8(ascii: "\\") || b < 0x20 || b >= 0x80 { return nil }
+            j &+= 1
+        }
+        return nil
+    }
+
+    /// The closing quote of a valid string starting at `from` (simple escapes, `\u` outside the
+    /// surrogates, UTF-8 checked); nil for anything else.
+    @inline(__always)
+    private static func stringEnd(_ base: UnsafePointer<UInt8>, _ count: Int, from: Int) -> Int? {
+        var j = from
+        let quotes: UInt64 = 0x2222_2222_2222_2222
+        while true {
+            while j &+ 8 <= count {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + j).loadUnaligned(as: UInt64.self))
+                let special = JSONReader.specialStringBytes(word, quotes: quotes)
+                if special == 0 { j &+= 8; continue }
+                j &+= special.trailingZeroBitCount &>> 3
+                break
+            }
+            guard j < count else { return nil }
+            let b = base[j]
+            if b == UInt8(ascii: "\"") { return j }
+            if b == UInt8(ascii: "\\") {
+                guard let next = escapeEnd(base, count, at: j) else { return nil }
+                j = next
+            } else if b >= 0x80 {
+                guard let next = utf8End(base, count, at: j) else { return nil }
+                j = next
+            } else if b < 0x20 {
+                return nil
+            } else {
+                j &+= 1
+            }
+        }
+    }
+
+    private static func escapeEnd(_ base: UnsafePointer<UInt8>, _ count: Int, at j: Int) -> Int? {
+        guard j &+ 1 < count else { return nil }
+        switch base[j &+ 1] {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+             UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            return j &+ 2
+        case UInt8(ascii: "u"):
+            guard j &+ 6 <= count else { return nil }
+            var scalar: UInt32 = 0
+            for k in (j &+ 2)..<(j &+ 6) {
+                guard let digit = hexValue(base[k]) else { return nil }
+                scalar = scalar << 4 | UInt32(digit)
+            }
+            return scalar >= 0xD800 && scalar <= 0xDFFF ? nil : j &+ 6  // surrogates: the slow path pairs them
+        default:
+            return nil
+        }
+    }
+
+    /// The end of the valid UTF-8 sequence whose lead byte is at `j` (RFC 3629), or nil.
+    private static func utf8End(_ base: UnsafePointer<UInt8>, _ count: Int, at j: Int) -> Int? {
+        let lead = base[j]
+        let length: Int
+        var low: UInt8 = 0x80, high: UInt8 = 0xBF
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; low = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; high = 0x9F
+        case 0xF0: length = 4; low = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; high = 0x8F
+        default: return nil
+        }
+        guard j + length <= count else { return nil }
+        let second = base[j &+ 1]
+        guard second >= low && second <= high else { return nil }
+        for k in 2..<length where base[j + k] & 0xC0 != 0x80 { return nil }
+        return j + length
+    }
+
+    /// The end of the strict JSON number at `from`, or nil.
+    @inline(__always)
+    private static func numberEnd(_ base: UnsafePointer<UInt8>, _ count: Int, from: Int) -> Int? {
+        var j = from
+        if base[j] == UInt8(ascii: "-") { j &+= 1 }
+        guard j < count, isDigit(base[j]) else { return nil }
+        if base[j] == UInt8(ascii: "0") {
+            j &+= 1
+            if j < count && isDigit(base[j]) { return nil }
+        } else {
+            while j < count && isDigit(base[j]) { j &+= 1 }
+        }
+        if j < count && base[j] == UInt8(ascii: ".") {
+            j &+= 1
+            guard j < count, isDigit(base[j]) else { return nil }
+            while j < count && isDigit(base[j]) { j &+= 1 }
+        }
+        if j < count && (base[j] == UInt8(ascii: "e") || base[j] == UInt8(ascii: "E")) {
+            j &+= 1
+            if j < count && (base[j] == UInt8(ascii: "+") || base[j] == UInt8(ascii: "-")) { j &+= 1 }
+            guard j < count, isDigit(base[j]) else { return nil }
+            while j < count && isDigit(base[j]) { j &+= 1 }
+        }
+        return j
     }
 }

@@ -52,6 +52,8 @@ struct JSONReader {
     var scratch: [UInt8] = []
     /// The frame scanner saw a member name `Redaction.isSecretKey` accepts.
     var sawSecretKey = false
+    /// A raw line feed or carriage return was skipped as whitespace (nowhere else can valid JSON hold one).
+    var sawLineBreak = false
 
     init(base: UnsafePointer<UInt8>, count: Int, maxDepth: Int, json5: Bool, rejectDuplicateKeys: Bool) {
         self.base = base
@@ -424,7 +426,8 @@ struct JSONReader {
         if json5 { return try skipJSON5Space() }
         while i < count {
             switch base[i] {
-            case 0x20, 0x0A, 0x0D, 0x09: i += 1
+            case 0x20, 0x09: i += 1
+            case 0x0A, 0x0D: i += 1; sawLineBreak = true
             default: return
             }
         }

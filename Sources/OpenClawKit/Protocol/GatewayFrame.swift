@@ -16,43 +16,65 @@ public final class GatewayFrame {
     /// The message as received; printed as is when it is a single line.
     public let raw: [UInt8]
     public let kind: Kind
-    /// Top-level and payload routing fields, read while validating.
-    public let header: JSONFrameHeader
+    /// Top-level and payload routing fields, read while validating: where they are in `raw`.
+    public let fields: ScannedFrame
+    /// The routing fields as Strings (made on each use: the hot paths read `fields`).
+    public var header: JSONFrameHeader { raw.withUnsafeBytes { JSONFrameHeader(fields, bytes: $0) } }
 
     /// The parsed frame (built on first use).
     public private(set) lazy var value: JSONValue = (try? JSONValue.parse(raw)) ?? .null
 
     /// Fails only for a message that is not a JSON object; any object becomes a frame.
     public init(message: [UInt8]) throws(UndecodableFrame) {
-        // Scanned in place and moved, not copied: a header copy retains six strings.
-        var scanned: JSONFrameHeader? = nil
+        var scanned = ScannedFrame()
         var failure: JSONError? = nil
-        message.withUnsafeBytes { buffer in
-            do throws(JSONError) { scanned = try JSONEventScanner.scan(buffer) } catch { failure = error }
+        let kind = message.withUnsafeBytes { buffer -> Kind? in
+            do throws(JSONError) { try JSONEventScanner.scan(buffer, into: &scanned) } catch { failure = error; return nil }
+            return Self.kind(of: scanned, in: buffer)
         }
-        guard let header = scanned else {
+        guard let kind else {
             let isJSON = (try? JSONValue.parse(message)) != nil
             throw UndecodableFrame(kind: isJSON ? .notObject : .notJSON, detail: (failure ?? JSONError("empty input", offset: 0)).message)
         }
-        self.kind = Self.kind(of: header)
+        self.kind = kind
         self.raw = message
-        self.header = header
+        self.fields = scanned
     }
 
-    private static func kind(of header: JSONFrameHeader) -> Kind {
-        switch header.type {
-        case "res":
-            guard let id = header.id, let ok = header.ok else { return .unknown(type: header.type) }
-            return .response(id: id, ok: ok)
-        case "event":
-            guard let name = header.event else { return .unknown(type: header.type) }
-            return .event(name: name, seq: header.seq)
-        case "req":
-            guard let id = header.id, let method = header.method else { return .unknown(type: header.type) }
-            return .request(id: id, method: method)
+    private static func kind(of fields: ScannedFrame, in bytes: UnsafeRawBufferPointer) -> Kind {
+        switch fields.type?.word {
+        case .res?:
+            guard let id = fields.id, let ok = fields.ok else { break }
+            return .response(id: id.string(in: bytes), ok: ok)
+        case .event?:
+            guard let name = fields.event else { break }
+            return .event(name: name.string(in: bytes), seq: fields.seq)
+        case .req?:
+            guard let id = fields.id, let method = fields.method else { break }
+            return .request(id: id.string(in: bytes), method: method.string(in: bytes))
         default:
-            return .unknown(type: header.type)
+            break
         }
+        return .unknown(type: fields.type?.string(in: bytes))
+    }
+
+    /// A routing string of this frame (see `ScannedString`).
+    @inline(__always)
+    public func string(_ scanned: ScannedString?) -> String? {
+        guard let scanned else { return nil }
+        if let text = scanned.word.text { return text }
+        return raw.withUnsafeBytes { scanned.string(in: $0) }
+    }
+
+    /// `payload.runId`, `payload.sessionKey`, `payload.state` (see `JSONFrameHeader`).
+    public var runId: String? { string(fields.runId) }
+    public var sessionKey: String? { string(fields.sessionKey) }
+    public var state: String? { string(fields.state) }
+
+    /// True when `payload.runId` is exactly these UTF-8 bytes (no String made).
+    public func runId(is utf8: [UInt8]) -> Bool {
+        guard let runId = fields.runId else { return false }
+        return raw.withUnsafeBytes { bytes in utf8.withUnsafeBufferPointer { runId.equals($0, in: bytes) } }
     }
 
     /// Why it is skipped, when this frame is one the client cannot route.
@@ -78,11 +100,7 @@ public final class GatewayFrame {
     /// The frame as one line of NDJSON: the received bytes when they hold no line break,
     /// else the same value printed compactly (key order and number text survive either way).
     public var line: [UInt8] {
-        let hasLineBreak = raw.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress else { return false }
-            return memchr(base, 0x0A, buffer.count) != nil || memchr(base, 0x0D, buffer.count) != nil
-        }
-        if !hasLineBreak { return raw }
+        if !fields.hasLineBreak { return raw }
         var out = [UInt8]()
         value.write(to: &out)
         return out

@@ -62,22 +62,26 @@ public enum Redaction {
         }
         @inline(__always) func matches(at k: Int, _ needle: StaticString) -> Bool {
             let count = needle.utf8CodeUnitCount
-            guard k >= 0, k + count <= n else { return false }
+            guard k >= 0, k &+ count <= n else { return false }
             let q = needle.utf8Start
-            for m in 0..<count where folded(k + m) != q[m] { return false }
+            var m = 0
+            while m < count {  // wrapping arithmetic: k + count <= n bounds every index
+                if folded(k &+ m) != q[m] { return false }
+                m &+= 1
+            }
             return true
         }
-        let last = folded(n - 1)
-        if last == UInt8(ascii: "n"), matches(at: n - 5, "token") { return true }
-        if last == UInt8(ascii: "y"), matches(at: n - 6, "apikey") { return true }
+        let last = folded(n &- 1)
+        if last == UInt8(ascii: "n"), matches(at: n &- 5, "token") { return true }
+        if last == UInt8(ascii: "y"), matches(at: n &- 6, "apikey") { return true }
         var k = 0
-        while k + 6 <= n {  // "secret" is the shortest inner needle
+        while k &+ 6 <= n {  // "secret" is the shortest inner needle
             switch folded(k) {
             case UInt8(ascii: "p"): if matches(at: k, "password") || matches(at: k, "privatekey") { return true }
             case UInt8(ascii: "s"): if matches(at: k, "secret") { return true }
             default: break
             }
-            k += 1
+            k &+= 1
         }
         return false
     }

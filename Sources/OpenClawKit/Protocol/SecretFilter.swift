@@ -13,7 +13,7 @@ public enum SecretFilter {
     public static func line(for frame: GatewayFrame) -> [UInt8] {
         // The scanner already checked every member name (exactly, escapes decoded), which is cheaper
         // than the byte prefilter below and lets fewer frames through to the exact check.
-        guard frame.header.hasSecretKey, Redaction.containsSecret(frame.value) else { return frame.line }
+        guard frame.fields.hasSecretKey, Redaction.containsSecret(frame.value) else { return frame.line }
         var out = [UInt8]()
         Redaction.redact(frame.value).write(to: &out)
         return out

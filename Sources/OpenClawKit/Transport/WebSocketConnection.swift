@@ -19,12 +19,13 @@ public final class WebSocketConnection: @unchecked Sendable {
         set { stateLock.withLock { maxSize = newValue } }
     }
 
-    // Receiving (readLock): one read buffer, the decoder.
+    // Receiving (readLock): one read buffer, the decoder. Only touched under readLock, one access at a
+    // time, so the runtime's exclusivity check (~60 instructions per access, several per message) is off.
     private let readLock = TransportLock()
-    private var decoder: WebSocketFrameDecoder
+    @exclusivity(unchecked) private var decoder: WebSocketFrameDecoder
     private let readBuffer: UnsafeMutableRawPointer
-    private var readStart = 0
-    private var readEnd = 0
+    @exclusivity(unchecked) private var readStart = 0
+    @exclusivity(unchecked) private var readEnd = 0
 
     // Sending (writeLock): a reusable frame buffer and a pool of CSPRNG masking keys.
     private let writeLock = TransportLock()

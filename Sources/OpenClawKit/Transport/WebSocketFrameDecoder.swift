@@ -197,7 +197,7 @@ struct WebSocketFrameDecoder {
         if payload.capacity < count {
             payload = Self.copyPayload(source, count: count, mask: mask)
         } else {
-            payload.append(contentsOf: UnsafeRawBufferPointer(start: source, count: count))
+            payload.append(contentsOf: UnsafeBufferPointer(start: source.assumingMemoryBound(to: UInt8.self), count: count))
             if let mask {
                 payload.withUnsafeMutableBytes { bytes in
                     mask.apply(from: bytes.baseAddress!, to: bytes.baseAddress!, count: count, phase: 0)

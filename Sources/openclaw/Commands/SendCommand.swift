@@ -109,7 +109,7 @@ struct RunStream {
 
     private func belongsToRun(_ frame: GatewayFrame) -> Bool {
         guard let name = frame.eventName, GatewayEventName.isRunEvent(name) else { return false }
-        return frame.header.runId == runID
+        return frame.runId == runID
     }
 
     /// Shows one event of the run; true when the run has ended (and the command with it).
@@ -119,7 +119,7 @@ struct RunStream {
         case .ndjson:
             if !isAgent || agentEvents { context.printFrame(frame) }
             if isAgent { return false }
-            let state = frame.header.state.flatMap(ChatState.init(rawValue:))
+            let state = frame.state.flatMap(ChatState.init(rawValue:))
             guard let state, state.endsRun else { return false }
             try finish(ReplyAssembler.End(state: state, payload: frame.payload))
             return true
@@ -185,7 +185,7 @@ struct RunStream {
                 } else if belongsToRun(frame) {
                     let isChat = frame.eventName == GatewayEventName.chat
                     if isChat || agentEvents, context.format == .ndjson { context.printFrame(frame) }
-                    if isChat && frame.header.state != ChatState.delta.rawValue { sawEnd = true }
+                    if isChat && frame.state != ChatState.delta.rawValue { sawEnd = true }
                 }
             }
         }

@@ -30,17 +30,18 @@ struct WatchFilter {
         run = options.run
     }
 
-    func accepts(_ name: String, header: JSONFrameHeader, hello: HelloOk) -> Bool {
+    func accepts(_ name: String, frame: GatewayFrame, hello: HelloOk) -> Bool {
+        let word = frame.fields.event?.word ?? .other  // `name`'s routing word, compared without a String
         if let names {
             if !names.isEmpty && !names.contains(name) { return false }
-        } else if name == GatewayEventName.tick {
+        } else if word == .tick {
             return false
         }
         if session != nil || run != nil {
-            guard GatewayEventName.isRunEvent(name) else { return false }
-            if let run, header.runId != run { return false }
+            guard word == .chat || word == .agent else { return false }  // GatewayEventName.isRunEvent
+            if let run, frame.runId != run { return false }
             if let session {
-                guard let key = header.sessionKey,
+                guard let key = frame.sessionKey,
                       SessionKey.same(key, session, mainSessionKey: hello.mainSessionKey, mainKey: hello.mainKey)
                 else { return false }
             }
@@ -168,6 +169,11 @@ struct Watcher {
         let hello = session.hello
         var outer = SequenceTracker()
         var runs: [String: SequenceTracker] = [:]
+        // The run the last run event belonged to, kept out of `runs` so that a stream of one run's events
+        // checks its sequence without hashing its id (compared on the frame's bytes instead).
+        var currentID: String? = nil  // never also in `runs`
+        var currentUTF8: [UInt8] = []
+        var currentTracker = SequenceTracker()
         var resyncID: String? = nil
         if isReconnect && resync {
             let params: JSONValue = [ChatField.sessionKey: .string(filter.session ?? "main")]
@@ -179,7 +185,7 @@ struct Watcher {
             do { event = try loop.next(until: context.deadline) }
             catch let error as GatewayError { return error }
             catch is OutputClosed { throw WatchFinished() }
-            switch event {
+            switch consume event {  // moved: the frame is not retained twice
             case .signal: try finish()
             case .input: continue
             case .timeout: throw context.timeoutFailure("watching")
@@ -197,19 +203,30 @@ struct Watcher {
                 if let seq, hello.protocolVersion >= 4, let expected = outer.record(seq) {
                     reportGap(expected: expected, received: seq, runID: nil)
                 }
-                let header = frame.header
-                if GatewayEventName.isRunEvent(name), let runID = header.runId, let runSeq = header.runSeq, runSeq > 0 {
-                    if runs.count >= Self.maxTrackedRuns && runs[runID] == nil { runs.removeAll() }
-                    if let expected = runs[runID, default: SequenceTracker()].record(runSeq) {
-                        reportGap(expected: expected, received: runSeq, runID: runID)
+                let word = frame.fields.event?.word ?? .other  // `name` as a routing word
+                let isRunEvent = word == .chat || word == .agent  // GatewayEventName.isRunEvent(name)
+                if isRunEvent, frame.fields.runId != nil, let runSeq = frame.fields.runSeq, runSeq > 0 {
+                    if currentID == nil || !frame.runId(is: currentUTF8) {
+                        let runID = frame.runId!
+                        if let id = currentID { runs[id] = currentTracker; currentID = nil }
+                        if runs.count >= Self.maxTrackedRuns && runs[runID] == nil { runs.removeAll() }
+                        currentTracker = runs.removeValue(forKey: runID) ?? SequenceTracker()
+                        currentID = runID
+                        currentUTF8 = Array(runID.utf8)
+                    }
+                    if let expected = currentTracker.record(runSeq) {
+                        reportGap(expected: expected, received: runSeq, runID: currentID)
                     }
                 }
-                let ended = name == GatewayEventName.chat && header.state.flatMap(ChatState.init(rawValue:))?.endsRun == true
-                if ended, let runID = header.runId { runs[runID] = nil }
-                if name == GatewayEventName.shutdown {
+                let stateWord = frame.fields.state?.word ?? .other
+                let ended = word == .chat && (stateWord == .final || stateWord == .aborted || stateWord == .error)  // ChatState.endsRun
+                if ended, frame.fields.runId != nil {
+                    if currentID != nil && frame.runId(is: currentUTF8) { currentID = nil } else { runs[frame.runId!] = nil }
+                }
+                if word == .shutdown {
                     restartDelay = frame.payload?["restartExpectedMs"]?.doubleValue.map { max(0, $0) / 1000 }
                 }
-                guard filter.accepts(name, header: header, hello: hello) else { continue }
+                guard filter.accepts(name, frame: frame, hello: hello) else { continue }
                 emit(frame, name: name)
                 printed += 1
                 if let count, printed >= count { try finish() }
@@ -222,8 +239,8 @@ struct Watcher {
         switch context.format {
         case .ndjson: context.printFrame(frame)
         case .text:
-            guard name == GatewayEventName.chat, frame.header.state == ChatState.final.rawValue else { return }
-            let session = frame.header.sessionKey ?? "?"
+            guard frame.fields.event?.word == .chat, frame.fields.state?.word == .final else { return }
+            let session = frame.sessionKey ?? "?"
             context.console.out.write("[\(session)] assistant: \(TranscriptText.text(of: frame.payload?[ChatField.message]))\n")
         }
     }

@@ -4,7 +4,8 @@ import Glibc
 /// leave in one write(2), and nothing waits in the buffer while openclaw waits for input.
 final class OutputStream: @unchecked Sendable {
     private let descriptor: Int32
-    private var buffer: [UInt8] = []
+    /// Appended to once per printed line: no runtime exclusivity check (nothing holds it across a call).
+    @exclusivity(unchecked) private var buffer: [UInt8] = []
     /// Set once the reader went away (EPIPE): later writes are dropped.
     private(set) var isClosed = false
 
