@@ -766,22 +766,11 @@ enum FastFrameScanner {
 
     /// The end of the valid UTF-8 sequence whose lead byte is at `j` (RFC 3629), or nil.
     private static func utf8End(_ base: UnsafePointer<UInt8>, _ count: Int, at j: Int) -> Int? {
-        let lead = base[j]
-        let length: Int
-        var low: UInt8 = 0x80, high: UInt8 = 0xBF
-        switch lead {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; low = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; high = 0x9F
-        case 0xF0: length = 4; low = 0x90
-        case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; high = 0x8F
-        default: return nil
-        }
+        guard let sequence = UTF8Sequence.starting(with: base[j]) else { return nil }
+        let length = sequence.length
         guard j + length <= count else { return nil }
         let second = base[j &+ 1]
-        guard second >= low && second <= high else { return nil }
+        guard second >= sequence.low && second <= sequence.high else { return nil }
         for k in 2..<length where base[j + k] & 0xC0 != 0x80 { return nil }
         return j + length
     }

@@ -387,23 +387,17 @@ struct JSONReader {
     /// Checks the multi-byte UTF-8 sequence whose lead byte is at `j` (RFC 3629); returns the index after it.
     func validateUTF8(at j: Int) throws(JSONError) -> Int {
         let lead = base[j]
-        let length: Int
-        var low: UInt8 = 0x80, high: UInt8 = 0xBF
-        switch lead {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; low = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; high = 0x9F
-        case 0xF0: length = 4; low = 0x90
-        case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; high = 0x8F
-        case 0xC0, 0xC1: throw JSONError("invalid UTF-8 (overlong encoding)", offset: j)
-        case 0x80...0xBF: throw JSONError("invalid UTF-8 (unexpected continuation byte)", offset: j)
-        default: throw JSONError("invalid UTF-8 (code point above U+10FFFF)", offset: j)
+        guard let sequence = UTF8Sequence.starting(with: lead) else {
+            switch lead {
+            case 0xC0, 0xC1: throw JSONError("invalid UTF-8 (overlong encoding)", offset: j)
+            case 0x80...0xBF: throw JSONError("invalid UTF-8 (unexpected continuation byte)", offset: j)
+            default: throw JSONError("invalid UTF-8 (code point above U+10FFFF)", offset: j)
+            }
         }
+        let length = sequence.length
         guard j + length <= count else { throw JSONError("invalid UTF-8 (truncated sequence)", offset: j) }
         let second = base[j + 1]
-        guard second >= low && second <= high else {
+        guard second >= sequence.low && second <= sequence.high else {
             if second & 0xC0 != 0x80 { throw JSONError("invalid UTF-8 (truncated sequence)", offset: j) }
             if lead == 0xED { throw JSONError("invalid UTF-8 (encoded surrogate)", offset: j) }
             if lead == 0xF4 { throw JSONError("invalid UTF-8 (code point above U+10FFFF)", offset: j) }
