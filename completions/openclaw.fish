@@ -101,7 +101,7 @@ complete -c openclaw -n '__openclaw_using_command watch' -l max-retries -x -d 'g
 complete -c openclaw -n '__openclaw_using_command watch' -l no-reconnect -d 'exit 3 when the connection drops instead of reconnecting'
 complete -c openclaw -n '__openclaw_using_command watch' -l backoff-base -x -d 'first reconnect delay (default 1)'
 complete -c openclaw -n '__openclaw_using_command watch' -l backoff-max -x -d 'longest reconnect delay (default 30)'
-complete -c openclaw -n '__openclaw_using_command watch' -l client-events -d 'also print {"type":"client",…} lines for reconnects and gaps'
+complete -c openclaw -n '__openclaw_using_command watch' -l client-events -d 'also print {"type":"client",…} lines: connected, disconnected, connect-failed, reconnected, gap, gave-up'
 complete -c openclaw -n '__openclaw_using_command watch' -l resync -d 'after each reconnect, print a fresh chat.history res for the session'
 
 # call

@@ -166,7 +166,7 @@ enum CommandTable {
             run: AbortCommand.run),
         CommandSpec(
             name: "watch", summary: "stream gateway events until stopped",
-            details: "Prints every event frame except tick, reconnecting with backoff when the link drops. Reconnects and sequence gaps are reported on stderr.",
+            details: "Prints every event frame except tick, reconnecting with backoff when the link drops (a link that drops within two ticks counts as a failed attempt; a starting gateway's retryAfterMs is honoured). Reconnects and sequence gaps are reported on stderr; --client-events also prints connected, disconnected, connect-failed, reconnected, gap and gave-up lines.",
             flags: [
                 FlagSpec(long: "event", short: "e", value: .text, placeholder: "NAME",
                          help: "only events with this name (repeatable; '*' for all, including tick)", binding: .texts(\.watch.events)),
@@ -180,7 +180,7 @@ enum CommandTable {
                          help: "first reconnect delay (default 1)", binding: .seconds(\.watch.backoffBase)),
                 FlagSpec(long: "backoff-max", value: .seconds(0.001...3600), placeholder: "SECONDS",
                          help: "longest reconnect delay (default 30)", binding: .seconds(\.watch.backoffMax)),
-                FlagSpec(long: "client-events", help: "also print {\"type\":\"client\",…} lines for reconnects and gaps", binding: .toggle(\.watch.clientEvents)),
+                FlagSpec(long: "client-events", help: "also print {\"type\":\"client\",…} lines: connected, disconnected, connect-failed, reconnected, gap, gave-up", binding: .toggle(\.watch.clientEvents)),
                 FlagSpec(long: "resync", help: "after each reconnect, print a fresh chat.history res for the session", binding: .toggle(\.watch.resync)),
             ],
             defaultTimeout: 0,
