@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 
 /// A WebSocket connection in the client or the server role over any `ByteStream`.
 /// One thread may receive while another sends; sends are serialised internally.
@@ -15,8 +16,8 @@ public final class WebSocketConnection: @unchecked Sendable {
 
     /// The largest message accepted; bigger ones close the connection with 1009 before being buffered.
     public var maxMessageSize: Int {
-        get { stateLock.withLock { maxSize } }
-        set { stateLock.withLock { maxSize = newValue } }
+        get { maxSize.load(ordering: .relaxed) }
+        set { maxSize.store(newValue, ordering: .relaxed) }
     }
 
     // Receiving (readLock): one read buffer, the decoder. Only touched under readLock, one access at a
@@ -34,9 +35,14 @@ public final class WebSocketConnection: @unchecked Sendable {
     private var maskPool: [UInt8] = []
     private var maskIndex = 0
 
+    // Read by every `receive` without a lock (the size limit, and whether the connection has ended).
+    private let maxSize: Atomic<Int>
+    /// Set (under stateLock) right after `terminal`: a receive that sees it false proceeds as if it had
+    /// taken stateLock just before the `finish` that sets it.
+    private let hasTerminal = Atomic<Bool>(false)
+
     // Shared state (stateLock).
     private let stateLock = TransportLock()
-    private var maxSize: Int
     private var closeSent = false
     private var closeReceived = false
     private var terminal: WebSocketError? = nil
@@ -45,7 +51,7 @@ public final class WebSocketConnection: @unchecked Sendable {
     init(role: Role, stream: ByteStream, maxMessageSize: Int) {
         self.role = role
         self.stream = stream
-        maxSize = maxMessageSize
+        maxSize = Atomic(maxMessageSize)
         decoder = WebSocketFrameDecoder(role: role, maxMessageSize: maxMessageSize)
         readBuffer = .allocate(byteCount: Self.readCapacity, alignment: 16)
         writeCapacity = 16 * 1024
@@ -156,7 +162,7 @@ public final class WebSocketConnection: @unchecked Sendable {
     public var hasBufferedInput: Bool {
         guard readLock.tryLock() else { return false }
         defer { readLock.unlock() }
-        if stateLock.withLock({ terminal != nil }) { return false }
+        if hasTerminal.load(ordering: .acquiring) { return false }
         let window = UnsafeRawBufferPointer(start: readBuffer + readStart, count: readEnd - readStart)
         return decoder.hasCompleteFrame(window) || stream.hasBufferedInput
     }
@@ -171,11 +177,10 @@ public final class WebSocketConnection: @unchecked Sendable {
     }
 
     private func receiveLocked(deadline: Deadline) throws(WebSocketError) -> WebSocketMessage? {
-        let limit: Int = try stateLock.withLock { () throws(WebSocketError) -> Int in
-            if let terminal { throw terminal }
-            return maxSize
+        if hasTerminal.load(ordering: .acquiring) {
+            try stateLock.withLock { () throws(WebSocketError) in if let terminal { throw terminal } }
         }
-        decoder.maxMessageSize = limit
+        decoder.maxMessageSize = maxSize.load(ordering: .relaxed)
         while true {
             while readStart < readEnd {
                 let result: (consumed: Int, event: WebSocketFrameDecoder.Event?)
@@ -252,7 +257,10 @@ public final class WebSocketConnection: @unchecked Sendable {
     /// Records the first terminal error, closes the stream, and returns the error to throw.
     private func finish(_ error: WebSocketError) -> WebSocketError {
         let first = stateLock.withLock { () -> WebSocketError in
-            if terminal == nil { terminal = error }
+            if terminal == nil {
+                terminal = error
+                hasTerminal.store(true, ordering: .releasing)
+            }
             return terminal ?? error
         }
         stateLock.broadcast()
