@@ -176,6 +176,29 @@ public final class WebSocketConnection: @unchecked Sendable {
         return try receiveLocked(deadline: deadline)
     }
 
+    /// `receive` of the message's bytes (text or binary alike), except that a whole unfragmented text
+    /// message may come back unchecked for UTF-8 (`utf8Checked` set false), saving a pass over it. The
+    /// caller must then either have the bytes accepted by a strict parser that itself admits only valid
+    /// UTF-8 (the JSON frame scanner), or else check them and, if they are not UTF-8, end the connection
+    /// with `failInvalidText()` (1007), as `receive` would have.
+    func receiveBytes(deadline: Deadline, utf8Checked: inout Bool) throws(WebSocketError) -> [UInt8]? {
+        readLock.lock()
+        defer { readLock.unlock() }
+        decoder.defersWholeTextCheck = true
+        defer { decoder.defersWholeTextCheck = false }
+        guard let message = try receiveLocked(deadline: deadline) else { return nil }
+        utf8Checked = !decoder.textUnchecked
+        switch consume message {
+        case .text(let bytes), .binary(let bytes): return bytes
+        }
+    }
+
+    /// Ends the connection for a text message `receiveBytes(deadline:utf8Checked:)` returned unchecked
+    /// and the caller found not to be UTF-8: the 1007 close and the error `receive` would have thrown.
+    func failInvalidText() -> WebSocketError {
+        failProtocol(code: WebSocketCloseCode.invalidPayload, reason: "text message is not valid UTF-8")
+    }
+
     private func receiveLocked(deadline: Deadline) throws(WebSocketError) -> WebSocketMessage? {
         if hasTerminal.load(ordering: .acquiring) {
             try stateLock.withLock { () throws(WebSocketError) in if let terminal { throw terminal } }
