@@ -198,13 +198,12 @@ struct WebSocketFrameDecoder {
         guard count <= Self.recycledCapacity else { return Self.copyPayload(source, count: count, mask: mask) }
         var payload = recycled
         recycled = []
-        if payload.capacity >= count {
-            payload.removeAll(keepingCapacity: true)  // in place only when unique; else a new empty array
-        }
         if payload.capacity < count {
             payload = Self.copyPayload(source, count: count, mask: mask)
         } else {
-            payload.append(contentsOf: UnsafeBufferPointer(start: source.assumingMemoryBound(to: UInt8.self), count: count))
+            // One call: in place only when unique; else the array gets new storage.
+            payload.replaceSubrange(0..<payload.count,
+                                    with: UnsafeBufferPointer(start: source.assumingMemoryBound(to: UInt8.self), count: count))
             if let mask {
                 payload.withUnsafeMutableBytes { bytes in
                     mask.apply(from: bytes.baseAddress!, to: bytes.baseAddress!, count: count, phase: 0)
