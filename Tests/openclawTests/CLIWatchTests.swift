@@ -12,13 +12,17 @@ import OpenClawKit
         let watch = try cli.start(["watch", "--event", "chat"] + Self.fastReconnect)
         try waitUntilConnected(first)
         #expect(try cli.run(["send", "before"]).status == 0)
+        // Each run's final, not just its text (the deltas carry the text too, and a signal between
+        // the last delta and the final would end the watch before the final is printed).
         #expect(watch.waitForStdout("\"text\":\"before\"}],\"timestamp\""))
+        #expect(watch.waitForStdout("\"state\":\"final\"", count: 1))
         first.kill()
         #expect(watch.waitForStderr("reconnecting"))
         let second = try SimulatorProcess(["--token", GatewayFixture.token, "--reply", "echo"], port: first.port)
         #expect(watch.waitForStderr("reconnected"))
         #expect(try cli.run(["send", "after"]).status == 0)
         #expect(watch.waitForStdout("\"text\":\"after\"}],\"timestamp\""))
+        #expect(watch.waitForStdout("\"state\":\"final\"", count: 2))
         watch.send(signal: SIGTERM)
         let result = watch.finish()
         #expect(result.status == 0)

@@ -25,7 +25,14 @@ public final class GatewayFrame {
     public private(set) lazy var value: JSONValue = (try? JSONValue.parse(raw)) ?? .null
 
     /// Fails only for a message that is not a JSON object; any object becomes a frame.
-    public init(message: [UInt8]) throws(UndecodableFrame) {
+    public convenience init(message: [UInt8]) throws(UndecodableFrame) {
+        try self.init(message: message, utf8Checked: true)
+    }
+
+    /// The same for a text message whose UTF-8 check the WebSocket layer left to the scanner
+    /// (`utf8Checked` false): accepted, it is valid UTF-8 (strict JSON is); rejected, it is checked here
+    /// and the error's `isInvalidUTF8` says whether the connection must end with 1007.
+    init(message: [UInt8], utf8Checked: Bool) throws(UndecodableFrame) {
         var scanned = ScannedFrame()
         var failure: JSONError? = nil
         let kind = message.withUnsafeBytes { buffer -> Kind? in
@@ -33,6 +40,9 @@ public final class GatewayFrame {
             return Self.kind(of: scanned, in: buffer)
         }
         guard let kind else {
+            if !utf8Checked && !UTF8StreamValidator.isValid(message) {
+                throw UndecodableFrame(kind: .notJSON, detail: "text message is not valid UTF-8", isInvalidUTF8: true)
+            }
             let isJSON = (try? JSONValue.parse(message)) != nil
             throw UndecodableFrame(kind: isJSON ? .notObject : .notJSON, detail: (failure ?? JSONError("empty input", offset: 0)).message)
         }
@@ -124,6 +134,14 @@ public struct UndecodableFrame: Error, Sendable {
     public let kind: SkippedFrame
     /// The parser's reason, with its byte offset.
     public let detail: String
+    /// A text message the WebSocket layer left unchecked turned out not to be UTF-8 (see `GatewayFrame.init(message:utf8Checked:)`).
+    var isInvalidUTF8 = false
+
+    init(kind: SkippedFrame, detail: String, isInvalidUTF8: Bool = false) {
+        self.kind = kind
+        self.detail = detail
+        self.isInvalidUTF8 = isInvalidUTF8
+    }
 }
 
 /// The gateway broke the protocol: exit status 6.

@@ -13,10 +13,12 @@ public final class GatewaySession {
     /// Ids sent and not yet finally answered: a `res` for any other id is unexpected.
     private var pendingRequests: Set<String> = []
 
+    // Both are read on every `receive` (the compiler hoists the reads to its start): no runtime
+    // exclusivity check (two of them cost ~150 instructions per frame), as nothing holds either across a call.
     /// Fail (exit 6) on a frame the client does not understand instead of skipping it.
-    public var isStrict = false
+    @exclusivity(unchecked) public var isStrict = false
     /// Told about every frame skipped for forward compatibility (never with `isStrict`).
-    public var onSkippedFrame: ((SkippedFrame) -> Void)?
+    @exclusivity(unchecked) public var onSkippedFrame: ((SkippedFrame) -> Void)?
 
     public var fileDescriptor: Int32 { socket.fileDescriptor }
     public var hasBufferedInput: Bool { socket.hasBufferedInput }
@@ -67,14 +69,20 @@ public final class GatewaySession {
     /// answers to no request of ours are reported and returned (for `--raw`), unless `isStrict`.
     public func receive(deadline: Deadline) throws(GatewayError) -> GatewayFrame? {
         while true {
-            let message: WebSocketMessage?
-            do { message = try socket.receive(deadline: deadline) } catch { throw Self.map(error) }
-            guard let message else { return nil }
+            // The UTF-8 check of a text message is left to the frame scanner, which accepts only strict
+            // JSON, valid UTF-8 throughout (the same UTF8Sequence rules as the WebSocket layer's check).
+            // A message it rejects is checked then, so invalid UTF-8 still ends the connection with 1007.
+            var utf8Checked = true
+            let received: [UInt8]?
+            do { received = try socket.receiveBytes(deadline: deadline, utf8Checked: &utf8Checked) } catch { throw Self.map(error) }
+            guard let bytes = received else { return nil }
             let frame: GatewayFrame
-            do { frame = try GatewayFrame(message: message.bytes) } catch {
+            do { frame = try GatewayFrame(message: bytes, utf8Checked: utf8Checked) } catch {
+                if error.isInvalidUTF8 { throw Self.map(socket.failInvalidText()) }
                 try skip(error.kind, detail: error.detail)
                 continue
             }
+            assert(utf8Checked || UTF8StreamValidator.isValid(frame.raw), "the frame scanner accepted invalid UTF-8")
             tracer?(.recv, Redaction.redact(frame.value))
             switch frame.kind {
             case .unknown(let type):

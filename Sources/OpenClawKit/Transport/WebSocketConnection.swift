@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 
 /// A WebSocket connection in the client or the server role over any `ByteStream`.
 /// One thread may receive while another sends; sends are serialised internally.
@@ -15,8 +16,8 @@ public final class WebSocketConnection: @unchecked Sendable {
 
     /// The largest message accepted; bigger ones close the connection with 1009 before being buffered.
     public var maxMessageSize: Int {
-        get { stateLock.withLock { maxSize } }
-        set { stateLock.withLock { maxSize = newValue } }
+        get { maxSize.load(ordering: .relaxed) }
+        set { maxSize.store(newValue, ordering: .relaxed) }
     }
 
     // Receiving (readLock): one read buffer, the decoder. Only touched under readLock, one access at a
@@ -34,9 +35,14 @@ public final class WebSocketConnection: @unchecked Sendable {
     private var maskPool: [UInt8] = []
     private var maskIndex = 0
 
+    // Read by every `receive` without a lock (the size limit, and whether the connection has ended).
+    private let maxSize: Atomic<Int>
+    /// Set (under stateLock) right after `terminal`: a receive that sees it false proceeds as if it had
+    /// taken stateLock just before the `finish` that sets it.
+    private let hasTerminal = Atomic<Bool>(false)
+
     // Shared state (stateLock).
     private let stateLock = TransportLock()
-    private var maxSize: Int
     private var closeSent = false
     private var closeReceived = false
     private var terminal: WebSocketError? = nil
@@ -45,7 +51,7 @@ public final class WebSocketConnection: @unchecked Sendable {
     init(role: Role, stream: ByteStream, maxMessageSize: Int) {
         self.role = role
         self.stream = stream
-        maxSize = maxMessageSize
+        maxSize = Atomic(maxMessageSize)
         decoder = WebSocketFrameDecoder(role: role, maxMessageSize: maxMessageSize)
         readBuffer = .allocate(byteCount: Self.readCapacity, alignment: 16)
         writeCapacity = 16 * 1024
@@ -156,7 +162,7 @@ public final class WebSocketConnection: @unchecked Sendable {
     public var hasBufferedInput: Bool {
         guard readLock.tryLock() else { return false }
         defer { readLock.unlock() }
-        if stateLock.withLock({ terminal != nil }) { return false }
+        if hasTerminal.load(ordering: .acquiring) { return false }
         let window = UnsafeRawBufferPointer(start: readBuffer + readStart, count: readEnd - readStart)
         return decoder.hasCompleteFrame(window) || stream.hasBufferedInput
     }
@@ -170,12 +176,34 @@ public final class WebSocketConnection: @unchecked Sendable {
         return try receiveLocked(deadline: deadline)
     }
 
-    private func receiveLocked(deadline: Deadline) throws(WebSocketError) -> WebSocketMessage? {
-        let limit: Int = try stateLock.withLock { () throws(WebSocketError) -> Int in
-            if let terminal { throw terminal }
-            return maxSize
+    /// `receive` of the message's bytes (text or binary alike), except that a whole unfragmented text
+    /// message may come back unchecked for UTF-8 (`utf8Checked` set false), saving a pass over it. The
+    /// caller must then either have the bytes accepted by a strict parser that itself admits only valid
+    /// UTF-8 (the JSON frame scanner), or else check them and, if they are not UTF-8, end the connection
+    /// with `failInvalidText()` (1007), as `receive` would have.
+    func receiveBytes(deadline: Deadline, utf8Checked: inout Bool) throws(WebSocketError) -> [UInt8]? {
+        readLock.lock()
+        defer { readLock.unlock() }
+        decoder.defersWholeTextCheck = true
+        defer { decoder.defersWholeTextCheck = false }
+        guard let message = try receiveLocked(deadline: deadline) else { return nil }
+        utf8Checked = !decoder.textUnchecked
+        switch consume message {
+        case .text(let bytes), .binary(let bytes): return bytes
         }
-        decoder.maxMessageSize = limit
+    }
+
+    /// Ends the connection for a text message `receiveBytes(deadline:utf8Checked:)` returned unchecked
+    /// and the caller found not to be UTF-8: the 1007 close and the error `receive` would have thrown.
+    func failInvalidText() -> WebSocketError {
+        failProtocol(code: WebSocketCloseCode.invalidPayload, reason: "text message is not valid UTF-8")
+    }
+
+    private func receiveLocked(deadline: Deadline) throws(WebSocketError) -> WebSocketMessage? {
+        if hasTerminal.load(ordering: .acquiring) {
+            try stateLock.withLock { () throws(WebSocketError) in if let terminal { throw terminal } }
+        }
+        decoder.maxMessageSize = maxSize.load(ordering: .relaxed)
         while true {
             while readStart < readEnd {
                 let result: (consumed: Int, event: WebSocketFrameDecoder.Event?)
@@ -252,7 +280,10 @@ public final class WebSocketConnection: @unchecked Sendable {
     /// Records the first terminal error, closes the stream, and returns the error to throw.
     private func finish(_ error: WebSocketError) -> WebSocketError {
         let first = stateLock.withLock { () -> WebSocketError in
-            if terminal == nil { terminal = error }
+            if terminal == nil {
+                terminal = error
+                hasTerminal.store(true, ordering: .releasing)
+            }
             return terminal ?? error
         }
         stateLock.broadcast()

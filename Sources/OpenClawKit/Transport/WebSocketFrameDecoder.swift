@@ -17,6 +17,11 @@ struct WebSocketFrameDecoder {
     /// The server expects masked frames; the client expects unmasked ones.
     let expectsMaskedFrames: Bool
     var maxMessageSize: Int
+    /// Leave the UTF-8 check of a whole (unfragmented, fully buffered) text message to the caller, who
+    /// is told by `textUnchecked` (see `WebSocketConnection.receiveBytes(deadline:utf8Checked:)`).
+    var defersWholeTextCheck = false
+    /// The text message just returned has not been checked for UTF-8 (only with `defersWholeTextCheck`).
+    private(set) var textUnchecked = false
 
     // The data frame whose payload is being streamed.
     private var inFrame = false
@@ -53,7 +58,7 @@ struct WebSocketFrameDecoder {
                 }
                 if frameRemaining > 0 { return (offset, nil) }
                 inFrame = false
-                if frameIsFinal { return (offset, .message(try finishMessage())) }
+                if frameIsFinal { textUnchecked = false; return (offset, .message(try finishMessage())) }
                 continue
             }
             guard let header = try Self.parseHeader(base + offset, count: count - offset) else { return (offset, nil) }
@@ -72,11 +77,13 @@ struct WebSocketFrameDecoder {
                 let payload = wholePayload(base + offset + header.headerLength, count: length, mask: header.mask)
                 offset += header.headerLength + length
                 if header.opcode == .text {
-                    guard UTF8StreamValidator.isValid(payload) else {
+                    textUnchecked = defersWholeTextCheck
+                    guard defersWholeTextCheck || UTF8StreamValidator.isValid(payload) else {
                         throw Violation(code: WebSocketCloseCode.invalidPayload, reason: "text message is not valid UTF-8")
                     }
                     return (offset, .message(.text(payload)))
                 }
+                textUnchecked = false
                 return (offset, .message(.binary(payload)))
             }
             if header.opcode != .continuation {
@@ -191,13 +198,12 @@ struct WebSocketFrameDecoder {
         guard count <= Self.recycledCapacity else { return Self.copyPayload(source, count: count, mask: mask) }
         var payload = recycled
         recycled = []
-        if payload.capacity >= count {
-            payload.removeAll(keepingCapacity: true)  // in place only when unique; else a new empty array
-        }
         if payload.capacity < count {
             payload = Self.copyPayload(source, count: count, mask: mask)
         } else {
-            payload.append(contentsOf: UnsafeBufferPointer(start: source.assumingMemoryBound(to: UInt8.self), count: count))
+            // One call: in place only when unique; else the array gets new storage.
+            payload.replaceSubrange(0..<payload.count,
+                                    with: UnsafeBufferPointer(start: source.assumingMemoryBound(to: UInt8.self), count: count))
             if let mask {
                 payload.withUnsafeMutableBytes { bytes in
                     mask.apply(from: bytes.baseAddress!, to: bytes.baseAddress!, count: count, phase: 0)

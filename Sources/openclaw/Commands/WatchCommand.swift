@@ -166,6 +166,8 @@ struct Watcher {
     /// Prints events from one connection until it is lost; returns why.
     private mutating func follow(_ session: GatewaySession, isReconnect: Bool) throws -> GatewayError {
         defer { session.close() }
+        // A local copy: a non-mutating method of self called from here copies all of self (~1 KB) per call.
+        let context = self.context
         let hello = session.hello
         var outer = SequenceTracker()
         var runs: [String: SequenceTracker] = [:]
@@ -227,7 +229,7 @@ struct Watcher {
                     restartDelay = frame.payload?["restartExpectedMs"]?.doubleValue.map { max(0, $0) / 1000 }
                 }
                 guard filter.accepts(name, frame: frame, hello: hello) else { continue }
-                emit(frame, name: name)
+                Self.emit(frame, context: context)
                 printed += 1
                 if let count, printed >= count { try finish() }
                 if untilFinal && ended { try finish() }
@@ -235,7 +237,7 @@ struct Watcher {
         }
     }
 
-    private func emit(_ frame: GatewayFrame, name: String) {
+    private static func emit(_ frame: GatewayFrame, context: CommandContext) {
         switch context.format {
         case .ndjson: context.printFrame(frame)
         case .text:

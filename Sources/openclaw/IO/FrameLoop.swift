@@ -44,7 +44,9 @@ final class FrameLoop {
     func next(until deadline: Deadline) throws -> LoopEvent {
         while true {
             if reportsSignals && signals.received != 0 { return .signal(signals.received) }
-            if let session, let frame = try session.receive(deadline: .now) {
+            // A deadline long passed is `.now` without a clock read per frame: either way only what is
+            // already readable is taken (the read, when one is needed, polls with a zero timeout).
+            if let session, let frame = try session.receive(deadline: Deadline(nanoseconds: 0)) {
                 sawFrame = true  // the watchdog restarts before the next wait, not per frame (no clock read)
                 return .frame(frame)
             }

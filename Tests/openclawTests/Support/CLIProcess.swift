@@ -80,6 +80,11 @@ final class CLIProcess: @unchecked Sendable {
         wait(timeout: timeout) { $0.stdout.contains(text) }
     }
 
+    /// Waits until stdout contains `text` at least `count` times.
+    func waitForStdout(_ text: String, count: Int, timeout: Double = 20) -> Bool {
+        wait(timeout: timeout) { $0.stdout.components(separatedBy: text).count - 1 >= count }
+    }
+
     /// Waits until stderr contains `text`.
     func waitForStderr(_ text: String, timeout: Double = 20) -> Bool {
         wait(timeout: timeout) { $0.stderr.contains(text) }
