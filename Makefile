@@ -42,13 +42,13 @@ release:
 test:
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
-	$(SWIFT) test -c release --scratch-path .build-release-tests --filter 'WebSocket|Transport|TLS|JSON|ByteSearch'
+	$(SWIFT) test -c release --scratch-path .build-release-tests --filter 'WebSocket|Transport|TLS|JSON|PEM'
 	$(MAKE) package-test
 
 # The .deb (from the release build that `make install`'s test already made) and the tarball,
 # checked by tests/package-test.sh: contents, lintian, and the binaries run from each.
 package-test: deb dist
-	tests/package-test.sh $(PACKAGES) $(VERSION) $(DEB_REVISION)
+	tests/package-test.sh $(PACKAGES) $(VERSION) $(DEB_REVISION) "$(COMMIT)"
 
 demo: build
 	scripts/demo.sh

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# package-test.sh PACKAGES VERSION DEB_REVISION: checks what `make deb` and `make dist` built.
+# package-test.sh PACKAGES VERSION DEB_REVISION COMMIT: checks what `make deb` and `make dist` built.
 #   .deb:     exact file list, modes and owners; control fields; Depends covers every library the
 #             binary needs; lintian (errors and warnings fail); unpacked with dpkg -x into a scratch
 #             root, its binary prints the version and talks to the simulator.
@@ -7,7 +7,7 @@
 #             it prints the version and talks to the simulator over ws:// and wss://.
 # Run by `make package-test` (part of `make test`). Prints one ok/not ok line per check.
 set -uo pipefail
-packages=$1 version=$2 revision=$3
+packages=$1 version=$2 revision=$3 commit=${4:-}
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
 deb=$packages/openclaw_${version}-${revision}_$(dpkg --print-architecture).deb
@@ -30,8 +30,7 @@ check() {
 }
 same() { [ "$1" = "$2" ] || { printf 'expected:\n%s\ngot:\n%s\n' "$2" "$1"; return 1; }; }
 
-# The commit the Makefile compiled in (empty outside git).
-commit=$(c=$(git rev-parse --short=12 HEAD 2>/dev/null) && { git diff --quiet HEAD 2>/dev/null || c=$c-dirty; } && echo "$c")
+# COMMIT is what the Makefile compiled in (empty outside git): one computation, not two that may differ.
 expected_version=$(printf 'openclaw %s\nprotocol 3-4\ncommit %s' "$version" "${commit:-unknown}")
 
 # A simulator on a free port; sets $url. Arguments are passed on (e.g. --tls-cert).

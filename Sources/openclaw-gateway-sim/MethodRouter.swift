@@ -114,7 +114,7 @@ struct MethodRouter {
 
     /// `agent`: an `accepted` ack now, the run's events, then a second `res` with the same id.
     private func agent(_ id: String, _ params: JSONValue) -> Reply {
-        if let bad = invalidParams(id, "agent", GatewaySchemas.agent, params) { return Reply(frame: bad) }
+        if let bad = invalidParams(id, GatewayMethod.agent, GatewaySchemas.agent, params) { return Reply(frame: bad) }
         let sessionKey = params[ChatField.sessionKey]?.stringValue ?? "main"
         let message = params["message"]?.stringValue ?? ""
         let key = params["idempotencyKey"]?.stringValue ?? ""
@@ -184,7 +184,7 @@ struct MethodRouter {
     }
 
     private func chatInject(_ id: String, _ params: JSONValue) -> Reply {
-        if let bad = invalidParams(id, "chat.inject", GatewaySchemas.chatInject, params) { return Reply(frame: bad) }
+        if let bad = invalidParams(id, GatewayMethod.chatInject, GatewaySchemas.chatInject, params) { return Reply(frame: bad) }
         let sessionKey = params[ChatField.sessionKey]?.stringValue ?? "main"
         guard gateway.history.exists(sessionKey) else {
             return Reply(frame: FrameEncoder.failure(id: id, error: .invalidRequest("session not found")))

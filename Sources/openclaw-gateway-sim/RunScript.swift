@@ -62,7 +62,10 @@ struct RunScript: Sendable, Equatable {
         guard kinds.count == 1 else { throw fail("needs exactly one of state, agent, frame, text (has \(kinds))") }
         var seq: Int? = nil
         if let given = object["seq"], kinds[0] == "state" || kinds[0] == "agent" {
-            guard let n = given.intValue else { throw fail("seq must be an integer") }
+            // Bounded so that the next step's `seq + 1` (and an abort's) cannot overflow.
+            guard let n = given.intValue, (0...Int(Int32.max)).contains(n) else {
+                throw fail("seq must be an integer from 0 to \(Int32.max)")
+            }
             seq = n
             object["seq"] = nil
         }

@@ -49,13 +49,9 @@ struct ScriptPlayer {
                     if isLast { finishLocked(run, lastText: lastText, failed: failed) }
                     gateway.hub.broadcast(GatewayEventName.chat, payload: .object(payload), readScoped: true)
                 case .agent(let stream, let data, let seq):
-                    let payload: JSONValue = [
-                        "runId": .string(run.runId), "seq": JSONValue(nextSeq(run, seq)), "stream": .string(stream),
-                        "ts": JSONValue(WallClock.milliseconds()),
-                        "data": RunScript.substitute(data, runId: run.runId, sessionKey: run.sessionKey),
-                        "sessionKey": .string(run.sessionKey),
-                    ]
-                    gateway.hub.broadcast(GatewayEventName.agent, payload: payload, readScoped: true)
+                    ScriptedAgent.emitAgent(run, seq: nextSeq(run, seq), stream: stream,
+                                            data: RunScript.substitute(data, runId: run.runId, sessionKey: run.sessionKey),
+                                            to: gateway.hub)
                 case .frame(let value):
                     let bytes = FrameEncoder.encode(RunScript.substitute(value, runId: run.runId, sessionKey: run.sessionKey))
                     gateway.hub.broadcastRaw(bytes, isJSON: true)

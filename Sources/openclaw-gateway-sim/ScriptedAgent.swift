@@ -113,11 +113,16 @@ struct ScriptedAgent {
     }
 
     private func emitAgent(_ run: ActiveRun, seq: Int, stream: String, data: JSONValue) {
+        Self.emitAgent(run, seq: seq, stream: stream, data: data, to: gateway.hub)
+    }
+
+    /// An `agent` event of `run` (also what a script's agent step sends).
+    static func emitAgent(_ run: ActiveRun, seq: Int, stream: String, data: JSONValue, to hub: EventHub) {
         let payload: JSONValue = [
             ChatField.runId: .string(run.runId), ChatField.seq: JSONValue(seq), "stream": .string(stream),
             "ts": JSONValue(WallClock.milliseconds()), "data": data, ChatField.sessionKey: .string(run.sessionKey),
         ]
-        gateway.hub.broadcast("agent", payload: payload, readScoped: true)
+        hub.broadcast(GatewayEventName.agent, payload: payload, readScoped: true)
     }
 
     /// Ends `run` from `chat.abort` (`stopReason` "rpc") or a stop command ("stop"): persists the

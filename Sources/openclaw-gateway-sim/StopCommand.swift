@@ -21,8 +21,8 @@ enum StopCommand {
     static func isStopRequest(_ text: String) -> Bool {
         let body = commandBody(text)
         guard !body.isEmpty else { return false }
-        let lower = body.lowercased()
-        return lower == "/stop" || normalized(lower) == "/stop" || triggers.contains(normalized(lower))
+        let normal = normalized(body)
+        return normal == "/stop" || triggers.contains(normal)
     }
 
     /// `normalizeCommandBody` for the one command that matters here: a slash command keeps only its

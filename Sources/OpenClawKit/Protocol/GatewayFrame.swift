@@ -87,8 +87,19 @@ public final class GatewayFrame {
         return raw.withUnsafeBytes { bytes in utf8.withUnsafeBufferPointer { runId.equals($0, in: bytes) } }
     }
 
-    /// Why it is skipped, when this frame is one the client cannot route.
-    public var unroutable: SkippedFrame? { if case .unknown = kind { return .unknownType }; return nil }
+    /// A `chat` or `agent` event (they carry `payload.runId` and a per-run `seq`), read from the routing word.
+    public var isRunEvent: Bool {
+        guard case .event = kind else { return false }
+        let word = fields.event?.word
+        return word == .chat || word == .agent
+    }
+
+    /// A `chat` event whose state ends its run (`ChatState.endsRun`), read from the routing words.
+    public var endsRun: Bool {
+        guard case .event = kind, fields.event?.word == .chat else { return false }
+        let state = fields.state?.word
+        return state == .final || state == .aborted || state == .error
+    }
 
     public var payload: JSONValue? { value["payload"] }
 

@@ -30,17 +30,10 @@ struct UTF8StreamValidator {
                 if i >= count { break }
                 let byte = base.load(fromByteOffset: i, as: UInt8.self)
                 i += 1
-                switch byte {
-                case 0x00...0x7F: continue
-                case 0xC2...0xDF: remaining = 1; lower = 0x80; upper = 0xBF
-                case 0xE0: remaining = 2; lower = 0xA0; upper = 0xBF
-                case 0xE1...0xEC, 0xEE...0xEF: remaining = 2; lower = 0x80; upper = 0xBF
-                case 0xED: remaining = 2; lower = 0x80; upper = 0x9F
-                case 0xF0: remaining = 3; lower = 0x90; upper = 0xBF
-                case 0xF1...0xF3: remaining = 3; lower = 0x80; upper = 0xBF
-                case 0xF4: remaining = 3; lower = 0x80; upper = 0x8F
-                default: return false
-                }
+                if byte < 0x80 { continue }
+                // The same table as the JSON parser and frame scanner, so all three accept the same text.
+                guard let sequence = UTF8Sequence.starting(with: byte) else { return false }
+                remaining = UInt8(truncatingIfNeeded: sequence.length - 1); lower = sequence.low; upper = sequence.high
             } else {
                 let byte = base.load(fromByteOffset: i, as: UInt8.self)
                 i += 1

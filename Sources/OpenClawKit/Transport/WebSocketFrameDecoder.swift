@@ -173,17 +173,17 @@ struct WebSocketFrameDecoder {
     }
 
     private static func copyPayload(_ source: UnsafeRawPointer, count: Int, mask: WebSocketMask?) -> [UInt8] {
-        var payload = [UInt8](repeating: 0, count: count)
-        if count > 0 {
-            payload.withUnsafeMutableBytes { destination in
+        // Written once, straight into uninitialised storage (no zero fill first).
+        [UInt8](unsafeUninitializedCapacity: count) { destination, initialized in
+            if count > 0, let base = destination.baseAddress {
                 if let mask {
-                    mask.apply(from: source, to: destination.baseAddress!, count: count, phase: 0)
+                    mask.apply(from: source, to: UnsafeMutableRawPointer(base), count: count, phase: 0)
                 } else {
-                    destination.baseAddress!.copyMemory(from: source, byteCount: count)
+                    UnsafeMutableRawPointer(base).copyMemory(from: source, byteCount: count)
                 }
             }
+            initialized = count
         }
-        return payload
     }
 
     /// Messages up to this size reuse the previous message's storage once its reader has let go of it.

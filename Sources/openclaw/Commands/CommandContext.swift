@@ -65,8 +65,7 @@ struct CommandContext {
                 session = try GatewaySession.open(options, deadline: connectDeadline)
                 break
             } catch {
-                guard case .unavailable(let reason, let retryAfterMs?) = error else { throw error }
-                let wait = Double(max(retryAfterMs, 0)) / 1000
+                guard case .unavailable(let reason, _) = error, let wait = error.retryAfterSeconds else { throw error }
                 let retryAt = Deadline.after(seconds: wait)
                 guard retryAt < connectDeadline else { throw error }
                 console.note("\(reason); trying again in \(formatDelay(wait))")

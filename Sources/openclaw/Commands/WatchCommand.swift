@@ -31,14 +31,13 @@ struct WatchFilter {
     }
 
     func accepts(_ name: String, frame: GatewayFrame, hello: HelloOk) -> Bool {
-        let word = frame.fields.event?.word ?? .other  // `name`'s routing word, compared without a String
         if let names {
             if !names.isEmpty && !names.contains(name) { return false }
-        } else if word == .tick {
+        } else if frame.fields.event?.word == .tick {
             return false
         }
         if session != nil || run != nil {
-            guard word == .chat || word == .agent else { return false }  // GatewayEventName.isRunEvent
+            guard frame.isRunEvent else { return false }
             if let run, frame.runId != run { return false }
             if let session {
                 guard let key = frame.sessionKey,
@@ -65,8 +64,6 @@ struct Watcher {
     /// Delay asked for by a `shutdown` event, used once for the next reconnect.
     private var restartDelay: Double?
 
-    /// Bounds memory over days of runs that never end visibly.
-    static let maxTrackedRuns = 4096
 
     init(context: CommandContext, options: SessionOptions) {
         self.context = context
@@ -170,12 +167,7 @@ struct Watcher {
         let context = self.context
         let hello = session.hello
         var outer = SequenceTracker()
-        var runs: [String: SequenceTracker] = [:]
-        // The run the last run event belonged to, kept out of `runs` so that a stream of one run's events
-        // checks its sequence without hashing its id (compared on the frame's bytes instead).
-        var currentID: String? = nil  // never also in `runs`
-        var currentUTF8: [UInt8] = []
-        var currentTracker = SequenceTracker()
+        var runs = RunSequences()
         var resyncID: String? = nil
         if isReconnect && resync {
             let params: JSONValue = [ChatField.sessionKey: .string(filter.session ?? "main")]
@@ -205,27 +197,12 @@ struct Watcher {
                 if let seq, hello.protocolVersion >= 4, let expected = outer.record(seq) {
                     reportGap(expected: expected, received: seq, runID: nil)
                 }
-                let word = frame.fields.event?.word ?? .other  // `name` as a routing word
-                let isRunEvent = word == .chat || word == .agent  // GatewayEventName.isRunEvent(name)
-                if isRunEvent, frame.fields.runId != nil, let runSeq = frame.fields.runSeq, runSeq > 0 {
-                    if currentID == nil || !frame.runId(is: currentUTF8) {
-                        let runID = frame.runId!
-                        if let id = currentID { runs[id] = currentTracker; currentID = nil }
-                        if runs.count >= Self.maxTrackedRuns && runs[runID] == nil { runs.removeAll() }
-                        currentTracker = runs.removeValue(forKey: runID) ?? SequenceTracker()
-                        currentID = runID
-                        currentUTF8 = Array(runID.utf8)
-                    }
-                    if let expected = currentTracker.record(runSeq) {
-                        reportGap(expected: expected, received: runSeq, runID: currentID)
-                    }
+                if let gap = runs.record(frame), let received = frame.fields.runSeq {
+                    reportGap(expected: gap.expected, received: received, runID: gap.runID)
                 }
-                let stateWord = frame.fields.state?.word ?? .other
-                let ended = word == .chat && (stateWord == .final || stateWord == .aborted || stateWord == .error)  // ChatState.endsRun
-                if ended, frame.fields.runId != nil {
-                    if currentID != nil && frame.runId(is: currentUTF8) { currentID = nil } else { runs[frame.runId!] = nil }
-                }
-                if word == .shutdown {
+                let ended = frame.endsRun
+                if ended { runs.end(frame) }
+                if frame.fields.event?.word == .shutdown {
                     restartDelay = frame.payload?["restartExpectedMs"]?.doubleValue.map { max(0, $0) / 1000 }
                 }
                 guard filter.accepts(name, frame: frame, hello: hello) else { continue }
