@@ -47,6 +47,13 @@ static inline void openclaw_openssl_init_short_lived(void) {
         | OPENSSL_INIT_NO_ADD_ALL_CIPHERS | OPENSSL_INIT_NO_ADD_ALL_DIGESTS, NULL);
 }
 
+/// No error strings (~0.9 M instructions: the first use of the error queue loads every library's
+/// reason table). Only for a process that opens no TLS connection, where OpenSSL serves just the
+/// device key and openclaw words those failures itself. Call before any OpenSSL call that can queue an error.
+static inline void openclaw_openssl_skip_error_strings(void) {
+    OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CRYPTO_STRINGS, NULL);
+}
+
 /// What OpenSSL's default initialisation does with the configuration file (OPENSSL_config(NULL)'s flags).
 static inline void openclaw_openssl_load_config(void) {
     CONF_modules_load_file(NULL, NULL,

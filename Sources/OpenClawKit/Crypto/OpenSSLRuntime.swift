@@ -14,6 +14,12 @@ public enum OpenSSLRuntime {
         openclaw_openssl_init_short_lived()
     }
 
+    /// For a short-lived process that will open no TLS connection (a ws:// gateway): OpenSSL's error
+    /// strings are never loaded (see the shim). Before the first use of a key.
+    public static func skipErrorStringsWithoutTLS() {
+        if configDeferred { openclaw_openssl_skip_error_strings() }
+    }
+
     private static let configLoaded: Void = {
         if configDeferred { openclaw_openssl_load_config() }
     }()

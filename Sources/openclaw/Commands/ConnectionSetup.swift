@@ -32,6 +32,7 @@ enum ConnectionSetup {
             options.capabilities = ["tool-events"]
         }
         if !global.noDevice {
+            if !resolved.url.isSecure { OpenSSLRuntime.skipErrorStringsWithoutTLS() }
             do { options.identity = try DeviceIdentity.loadOrCreate(stateDirectory: resolved.stateDirectory) } catch {
                 throw CommandFailure(.authentication, "\(error)")
             }
