@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """`make bench`: openclaw's figures, each next to its floor measured in the same run.
 
-1. one-shot `openclaw history`: wall time exec→exit, median and p95 (floor: `openclaw version`);
+1. one-shot `openclaw history`: wall time exec→exit, median and p95 (floor: `openclaw version`, run
+   alternately with it);
 2. `watch` throughput for a 1M-event blast of ~300-byte chat deltas, into /dev/null and through a
    pipe into `wc -l` (floor: a C byte-for-byte passthrough of the same socket stream);
 3. peak RSS of `history` of 1000 × 4 KB messages and of the 1M-event `watch`;
@@ -81,8 +82,11 @@ def main():
         with Simulator("--history-fixture", "20:200") as sim:
             env1 = dict(env, OPENCLAW_GATEWAY_URL=sim.url)
             run_timed([OPENCLAW, "history"], env1)  # creates the device identity once
-            floor = [run_timed([OPENCLAW, "version"], env1)[0] for _ in range(RUNS)]
-            history = [run_timed([OPENCLAW, "history"], env1)[0] for _ in range(RUNS)]
+            # Interleaved, so that both see the same machine (a shared machine's load drifts between blocks).
+            floor, history = [], []
+            for _ in range(RUNS):
+                floor.append(run_timed([OPENCLAW, "version"], env1)[0])
+                history.append(run_timed([OPENCLAW, "history"], env1)[0])
         ratio = statistics.median(history) / statistics.median(floor)
         print(f"\n1. one-shot, {RUNS} runs each (wall time exec to exit)")
         print(f"   openclaw version (floor): median {ms(statistics.median(floor))}, p95 {ms(percentile(floor, 95))}")

@@ -172,6 +172,24 @@ import Testing
         }
     }
 
+    /// The common member names the fast path exempts from the secret check are not secret names, are
+    /// recognised only exactly, and a secret name beside them is still found.
+    @Test func commonNamesSkipTheSecretCheckOnlyWhenExact() throws {
+        for name in FastFrameScanner.commonPlainNames {
+            #expect(!Redaction.isSecretKey(name), "\(name)")
+            let plain = Array(#"{"payload":{"x":{"\#(name)":"v"}}}"#.utf8)
+            #expect(try #require(Self.fastFields(plain)).hasSecretKey == false)
+            for secretName in [name + "Token", name.dropLast() + "secret", name + "_password"] {
+                let bytes = Array(#"{"payload":{"x":{"\#(name)":1,"\#(secretName)":"v"}}}"#.utf8)
+                let fast = try #require(Self.fastFields(bytes))
+                #expect(fast.hasSecretKey, "\(secretName)")
+                #expect(fast == (try Self.exactFields(bytes)))
+            }
+        }
+        let plain = FastFrameScanner.commonPlainNames.map { #""\#($0)":0"# }.joined(separator: ",")
+        #expect(try #require(Self.fastFields(Array("{\(plain)}".utf8))).hasSecretKey == false)
+    }
+
     @Test func theFastPathLeavesDepthLimitsToTheExactScanner() {
         let deep = Array(("{\"a\":" + String(repeating: "[", count: 70) + String(repeating: "]", count: 70) + "}").utf8)
         #expect(Self.fastFields(deep) == nil)

@@ -464,160 +464,211 @@ extension JSONReader {
 /// there, byte for byte, including `hasSecretKey` (every member name goes through `Redaction.isSecretKey`
 /// except the routing names, none of which is a secret's).
 enum FastFrameScanner {
-    private enum Field { case none, type, event, id, method, seq, ok, payload, runId, sessionKey, state, runSeq }
-    private enum State { case key, value, after }
-
     static func scan(_ base: UnsafePointer<UInt8>, count: Int, maxDepth: Int) -> ScannedFrame? {
         var f = ScannedFrame()
         return scan(base, count: count, maxDepth: maxDepth, into: &f) ? f : nil
     }
 
-    /// Scans into `f` (fresh); false: not taken (`f` is then garbage).
+    /// Scans into `f` (fresh); false: not taken (`f` is then garbage). The frame's own members carry the
+    /// routing fields and the payload object's members the run's; below those only validation and the
+    /// secret-name check remain, in `skipValue`'s loop.
     static func scan(_ base: UnsafePointer<UInt8>, count: Int, maxDepth: Int, into f: inout ScannedFrame) -> Bool {
         guard count >= 2, base[0] == UInt8(ascii: "{"), maxDepth >= 2 else { return false }
         var i = 1
-        var depth = 1              // open containers
-        var objects: UInt64 = 1    // bit k: container k (0 = the frame) is an object
-        var inPayload = false      // container 1 is the payload object
-        var seen: UInt8 = 0        // top-level routing names already met (the first wins)
-        var field = Field.none     // what the value about to be read is, when it is a routing field
-        var payloadStart = -1      // where the top-level payload value starts, until it ends
         var secret = false
-        var state = State.key
         if base[1] == UInt8(ascii: "}") {
             i = 2
-            depth = 0
-            state = .after
-        }
-        while true {
-            switch state {
-            case .key:
-                guard i < count, base[i] == UInt8(ascii: "\"") else { return false }
-                let start = i &+ 1
-                guard let end = keyEnd(base, count, from: start) else { return false }
-                i = end &+ 1
-                guard i &+ 1 < count, base[i] == UInt8(ascii: ":") else { return false }
-                i &+= 1
-                let length = end - start
-                field = .none
-                if depth == 1 {
-                    let bit: UInt8
-                    switch routingName(base + start, length, count - start) {
-                    case 1: field = .type; bit = 1
-                    case 2: field = .event; bit = 2
-                    case 3: field = .id; bit = 4
-                    case 4: field = .method; bit = 8
-                    case 5: field = .seq; bit = 16
-                    case 6: field = .ok; bit = 32
-                    case 7: field = .payload; bit = 64
-                    case 0: bit = 0; if !secret { secret = isSecretKey(base + start, length) }
-                    default: bit = 0
-                    }
-                    if bit != 0 {
-                        if seen & bit != 0 { field = .none }
-                        seen |= bit
-                    }
-                    if field == .payload { payloadStart = i }
-                } else if depth == 2 && inPayload {
-                    switch routingName(base + start, length, count - start) {
-                    case 8: if f.runId == nil { field = .runId }
-                    case 9: if f.sessionKey == nil { field = .sessionKey }
-                    case 10: if f.state == nil { field = .state }
-                    case 5: if f.runSeq == nil { field = .runSeq }
-                    case 0: if !secret { secret = isSecretKey(base + start, length) }
-                    default: break
-                    }
-                } else if !secret {
-                    secret = isSecretKey(base + start, length)
-                }
-                state = .value
-
-            case .value:
-                guard i < count else { return false }
-                let c = base[i]
-                switch c {
-                case UInt8(ascii: "\""):
-                    let start = i &+ 1
-                    switch field {
-                    case .type, .event, .id, .method, .runId, .sessionKey, .state:
-                        guard let end = keyEnd(base, count, from: start) else { return false }  // no escapes
-                        i = end &+ 1
-                        let word = routingWord(base + start, end - start, count - start)
-                        let value = ScannedString(start: start, end: end, escaped: false, word: word)
-                        switch field {
-                        case .type: f.type = value
-                        case .event: f.event = value
-                        case .id: f.id = value
-                        case .method: f.method = value
-                        case .runId: f.runId = value
-                        case .sessionKey: f.sessionKey = value
-                        default: f.state = value
-                        }
-                    default:
-                        guard let end = stringEnd(base, count, from: start) else { return false }
-                        i = end &+ 1
-                    }
-                case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                    let start = i
-                    guard let end = numberEnd(base, count, from: i) else { return false }
-                    i = end
-                    if field == .seq {
-                        f.seq = JSONReader.int64(UnsafeBufferPointer(start: base + start, count: end - start))
-                    } else if field == .runSeq {
-                        f.runSeq = JSONReader.int64(UnsafeBufferPointer(start: base + start, count: end - start))
-                    }
-                case UInt8(ascii: "t"):
-                    guard i &+ 4 <= count, UnsafeRawPointer(base + i).loadUnaligned(as: UInt32.self) == UInt32(littleEndian: 0x6575_7274) else { return false }
-                    i &+= 4
-                    if field == .ok { f.ok = true }
-                case UInt8(ascii: "f"):
-                    guard i &+ 5 <= count, UnsafeRawPointer(base + (i &+ 1)).loadUnaligned(as: UInt32.self) == UInt32(littleEndian: 0x6573_6c61) else { return false }
-                    i &+= 5
-                    if field == .ok { f.ok = false }
-                case UInt8(ascii: "n"):
-                    guard i &+ 4 <= count, UnsafeRawPointer(base + i).loadUnaligned(as: UInt32.self) == UInt32(littleEndian: 0x6c6c_756e) else { return false }
-                    i &+= 4
-                case UInt8(ascii: "{"), UInt8(ascii: "["):
-                    guard depth < maxDepth, depth < 63, i &+ 1 < count else { return false }
-                    let isObject = c == UInt8(ascii: "{")
-                    if isObject { objects |= 1 &<< UInt64(depth) } else { objects &= ~(1 &<< UInt64(depth)) }
-                    if depth == 1 && field == .payload && isObject { inPayload = true }
-                    depth &+= 1
-                    i &+= 1
-                    if base[i] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
-                        i &+= 1
-                        depth &-= 1
-                        if depth == 1 { inPayload = false }
-                        break
-                    }
-                    state = isObject ? .key : .value
-                    field = .none
-                    continue
-                default:
-                    return false
-                }
-                state = .after
-
-            case .after:
-                if depth == 1 && payloadStart >= 0 {
-                    f.payloadRange = payloadStart..<i
-                    payloadStart = -1
-                }
-                if depth == 0 { guard i == count else { return false }; f.hasSecretKey = secret; return true }
-                guard i < count else { return false }
-                let c = base[i]
-                let isObject = objects & (1 &<< UInt64(depth &- 1)) != 0
-                if c == UInt8(ascii: ",") {
-                    i &+= 1
-                    field = .none
-                    state = isObject ? .key : .value
-                } else if c == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
-                    i &+= 1
-                    depth &-= 1
-                    if depth == 1 { inPayload = false }
+        } else {
+            var seen: UInt8 = 0  // routing names already met: the first of duplicates wins
+            while true {
+                guard let (start, length) = key(base, count, &i), i < count else { return false }
+                var name = routingName(base + start, length, count &- start)
+                if name > 7 { name = 0 }  // the run's names are routed in the payload only
+                if name == 0 {
+                    if !secret { secret = isSecretKey(base + start, length, count &- start) }
                 } else {
-                    return false
+                    let bit: UInt8 = 1 &<< UInt8(name &- 1)
+                    if seen & bit != 0 { name = 0 }
+                    seen |= bit
                 }
+                let c = base[i]
+                let valueStart = i
+                switch name {
+                case 1...4 where c == UInt8(ascii: "\""):  // one pattern: a `where` binds only the last of a list
+                    guard let value = routingString(base, count, &i) else { return false }
+                    switch name {
+                    case 1: f.type = value
+                    case 2: f.event = value
+                    case 3: f.id = value
+                    default: f.method = value
+                    }
+                case 5 where c == UInt8(ascii: "-") || isDigit(c):
+                    guard let end = numberEnd(base, count, from: i) else { return false }
+                    f.seq = int64(base, from: i, to: end)
+                    i = end
+                case 6 where c == UInt8(ascii: "t") || c == UInt8(ascii: "f"):
+                    guard skipValue(base, count, &i, depth: 1, maxDepth: maxDepth, secret: &secret) else { return false }
+                    f.ok = c == UInt8(ascii: "t")
+                case 7 where c == UInt8(ascii: "{"):
+                    guard scanPayload(base, count, &i, maxDepth: maxDepth, into: &f, secret: &secret) else { return false }
+                default:
+                    guard skipValue(base, count, &i, depth: 1, maxDepth: maxDepth, secret: &secret) else { return false }
+                }
+                if name == 7 { f.payloadRange = valueStart..<i }
+                guard i < count else { return false }
+                if base[i] == UInt8(ascii: ",") { i &+= 1; continue }
+                guard base[i] == UInt8(ascii: "}") else { return false }
+                i &+= 1
+                break
+            }
+        }
+        guard i == count else { return false }
+        f.hasSecretKey = secret
+        return true
+    }
+
+    /// The payload object at `i` (its `{`): `runId`, `sessionKey` and `state` when strings, `seq` when a
+    /// number, each the first such member (as `JSONReader.scanPayload` reads them).
+    @inline(__always)
+    private static func scanPayload(_ base: UnsafePointer<UInt8>, _ count: Int, _ i: inout Int, maxDepth: Int,
+                                    into f: inout ScannedFrame, secret: inout Bool) -> Bool {
+        i &+= 1
+        guard i < count else { return false }
+        if base[i] == UInt8(ascii: "}") { i &+= 1; return true }
+        while true {
+            guard let (start, length) = key(base, count, &i), i < count else { return false }
+            let name = routingName(base + start, length, count &- start)
+            let c = base[i]
+            switch name {
+            case 8 where f.runId == nil && c == UInt8(ascii: "\""):
+                guard let value = routingString(base, count, &i) else { return false }
+                f.runId = value
+            case 9 where f.sessionKey == nil && c == UInt8(ascii: "\""):
+                guard let value = routingString(base, count, &i) else { return false }
+                f.sessionKey = value
+            case 10 where f.state == nil && c == UInt8(ascii: "\""):
+                guard let value = routingString(base, count, &i) else { return false }
+                f.state = value
+            case 5 where f.runSeq == nil && (c == UInt8(ascii: "-") || isDigit(c)):
+                guard let end = numberEnd(base, count, from: i) else { return false }
+                f.runSeq = int64(base, from: i, to: end)
+                i = end
+            default:
+                if name == 0 && !secret { secret = isSecretKey(base + start, length, count &- start) }
+                guard skipValue(base, count, &i, depth: 2, maxDepth: maxDepth, secret: &secret) else { return false }
+            }
+            guard i < count else { return false }
+            if base[i] == UInt8(ascii: ",") { i &+= 1; continue }
+            guard base[i] == UInt8(ascii: "}") else { return false }
+            i &+= 1
+            return true
+        }
+    }
+
+    /// `"name":` at `i` (ASCII without escapes): where the name starts and its length; `i` ends after
+    /// the colon.
+    @inline(__always)
+    private static func key(_ base: UnsafePointer<UInt8>, _ count: Int, _ i: inout Int) -> (Int, Int)? {
+        guard i < count, base[i] == UInt8(ascii: "\"") else { return nil }
+        let start = i &+ 1
+        guard let end = keyEnd(base, count, from: start) else { return nil }
+        i = end &+ 1
+        guard i < count, base[i] == UInt8(ascii: ":") else { return nil }
+        i &+= 1
+        return (start, end &- start)
+    }
+
+    /// A routing string at `i` (its opening quote): ASCII without escapes, else nil.
+    @inline(__always)
+    private static func routingString(_ base: UnsafePointer<UInt8>, _ count: Int, _ i: inout Int) -> ScannedString? {
+        let start = i &+ 1
+        guard let end = keyEnd(base, count, from: start) else { return nil }
+        i = end &+ 1
+        return ScannedString(start: start, end: end, escaped: false, word: routingWord(base + start, end &- start, count &- start))
+    }
+
+    /// `JSONReader.int64` of a number `numberEnd` accepted, for the common short integer inline.
+    @inline(__always)
+    private static func int64(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int64? {
+        if end &- start <= 18 && base[start] != UInt8(ascii: "-") {
+            var value: Int64 = 0
+            var k = start
+            while k < end {
+                let digit = base[k] &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }  // a fraction or an exponent
+                value = value &* 10 &+ Int64(digit)
+                k &+= 1
+            }
+            return value
+        }
+        return JSONReader.int64(UnsafeBufferPointer(start: base + start, count: end &- start))
+    }
+
+    /// Validates the value at `i` (`i < count`), inside `depth` open containers, moving `i` past it;
+    /// containers are walked in one loop with a bit per open level (object or array), noting secret names.
+    @inline(__always)
+    private static func skipValue(_ base: UnsafePointer<UInt8>, _ count: Int, _ i: inout Int, depth: Int,
+                                  maxDepth: Int, secret: inout Bool) -> Bool {
+        var j = i
+        defer { i = j }
+        var objects: UInt64 = 0  // bit k: the container opened k levels below the top of this walk is an object
+        var level = 0            // containers open in this walk
+        var inObject = false
+        while true {
+            // A value at j.
+            guard j < count else { return false }
+            let c = base[j]
+            switch c {
+            case UInt8(ascii: "\""):
+                guard let end = stringEnd(base, count, from: j &+ 1) else { return false }
+                j = end &+ 1
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                guard let end = numberEnd(base, count, from: j) else { return false }
+                j = end
+            case UInt8(ascii: "t"):
+                guard j &+ 4 <= count, UnsafeRawPointer(base + j).loadUnaligned(as: UInt32.self) == UInt32(littleEndian: 0x6575_7274) else { return false }
+                j &+= 4
+            case UInt8(ascii: "f"):
+                guard j &+ 5 <= count, UnsafeRawPointer(base + (j &+ 1)).loadUnaligned(as: UInt32.self) == UInt32(littleEndian: 0x6573_6c61) else { return false }
+                j &+= 5
+            case UInt8(ascii: "n"):
+                guard j &+ 4 <= count, UnsafeRawPointer(base + j).loadUnaligned(as: UInt32.self) == UInt32(littleEndian: 0x6c6c_756e) else { return false }
+                j &+= 4
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                guard depth &+ level < maxDepth, depth &+ level < 63, j &+ 1 < count else { return false }
+                inObject = c == UInt8(ascii: "{")
+                objects = objects &<< 1 | (inObject ? 1 : 0)
+                level &+= 1
+                j &+= 1
+                if base[j] != (inObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                    if inObject {
+                        guard let (start, length) = key(base, count, &j) else { return false }
+                        if !secret { secret = isSecretKey(base + start, length, count &- start) }
+                    }
+                    continue
+                }
+                // Empty: j is at its closing bracket, closed below like any other.
+            default:
+                return false
+            }
+            // After a value: a comma and the next member or element, or the ends of containers.
+            while true {
+                if level == 0 { return true }
+                guard j < count else { return false }
+                let next = base[j]
+                if next == UInt8(ascii: ",") {
+                    j &+= 1
+                    if inObject {
+                        guard let (start, length) = key(base, count, &j) else { return false }
+                        if !secret { secret = isSecretKey(base + start, length, count &- start) }
+                    }
+                    break
+                }
+                guard next == (inObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else { return false }
+                j &+= 1
+                level &-= 1
+                objects &>>= 1
+                inObject = objects & 1 != 0
             }
         }
     }
@@ -644,12 +695,48 @@ enum FastFrameScanner {
         }
     }
 
-    /// `Redaction.isSecretKey` for the member name of `length` bytes at `p`, without the call for names
-    /// shorter than "token", the shortest secret name.
+    /// `Redaction.isSecretKey` for the member name of `length` bytes at `p` (`available` bytes readable
+    /// there), without the call for names shorter than "token", the shortest secret name, or for the
+    /// common names of the gateway's events.
     @inline(__always)
-    private static func isSecretKey(_ p: UnsafePointer<UInt8>, _ length: Int) -> Bool {
-        length >= 5 && Redaction.isSecretKey(UnsafeBufferPointer(start: p, count: length))
+    private static func isSecretKey(_ p: UnsafePointer<UInt8>, _ length: Int, _ available: Int) -> Bool {
+        guard length >= 5 else { return false }
+        if available >= 8 && isCommonPlainName(p, length) { return false }
+        return Redaction.isSecretKey(UnsafeBufferPointer(start: p, count: length))
     }
+
+    /// Member names every chat and agent event carries (`message`, `content`, `timestamp`, …), none of
+    /// them a secret's (a test holds `Redaction.isSecretKey` to that): recognised on one 8-byte compare,
+    /// so they skip its byte loop. Exact, so a name that only begins like one (`messageToken`) is still
+    /// checked. At least 8 bytes must be readable at `p`.
+    @inline(__always)
+    private static func isCommonPlainName(_ p: UnsafePointer<UInt8>, _ length: Int) -> Bool {
+        let word = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self).littleEndian
+        switch length {
+        case 5:
+            let name = word & 0xFF_FFFF_FFFF
+            return name == 0x65_6761_7375 || name == 0x65_7361_6870  // usage, phase
+        case 6:
+            let name = word & 0xFFFF_FFFF_FFFF
+            return name == 0x6d61_6572_7473 || name == 0x746c_7573_6572  // stream, result
+        case 7:
+            let name = word & 0xFF_FFFF_FFFF_FFFF
+            return name == 0x65_6761_7373_656d || name == 0x74_6e65_746e_6f63  // message, content
+        case 8:
+            return word == 0x676e_696b_6e69_6874  // thinking
+        case 9:
+            return (word == 0x6d61_7473_656d_6974 && p[8] == UInt8(ascii: "p"))  // timestamp
+                || (word == 0x7865_5461_746c_6564 && p[8] == UInt8(ascii: "t"))  // deltaText
+        case 10:
+            return word == 0x7361_6552_706f_7473 && p[8] == UInt8(ascii: "o") && p[9] == UInt8(ascii: "n")  // stopReason
+        default:
+            return false
+        }
+    }
+
+    /// The names `isCommonPlainName` accepts (for the test that none is a secret's).
+    static let commonPlainNames = ["usage", "phase", "stream", "result", "message", "content", "thinking",
+                                   "timestamp", "deltaText", "stopReason"]
 
     /// `JSONReader.knownWord` on one 8-byte load when that many bytes are readable at `p`.
     @inline(__always)
@@ -785,6 +872,16 @@ enum FastFrameScanner {
             j &+= 1
             if j < count && isDigit(base[j]) { return nil }
         } else {
+            // Eight digits per step (a timestamp has 13): a lane is a digit when its byte XOR "0" is
+            // below 10; adding 0x76 to the low seven bits sets the top bit of any lane that is not,
+            // without a carry into the next lane.
+            while j &+ 8 <= count {
+                let x = UInt64(littleEndian: UnsafeRawPointer(base + j).loadUnaligned(as: UInt64.self)) ^ 0x3030_3030_3030_3030
+                let notDigits = (((x & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7676_7676_7676_7676) | x) & 0x8080_8080_8080_8080
+                if notDigits == 0 { j &+= 8; continue }
+                j &+= notDigits.trailingZeroBitCount &>> 3
+                break
+            }
             while j < count && isDigit(base[j]) { j &+= 1 }
         }
         if j < count && base[j] == UInt8(ascii: ".") {

@@ -2,10 +2,14 @@ import Glibc
 
 /// Buffered writing to a file descriptor with explicit flushes: frames that arrive together
 /// leave in one write(2), and nothing waits in the buffer while openclaw waits for input.
+/// The buffer is a fixed block written with memcpy: `watch` appends a line per event, and an
+/// Array's append checks (uniqueness, capacity, the newline as a second append) cost more than the copy.
 final class OutputStream: @unchecked Sendable {
     private let descriptor: Int32
-    /// Appended to once per printed line: no runtime exclusivity check (nothing holds it across a call).
-    @exclusivity(unchecked) private var buffer: [UInt8] = []
+    private static let capacity = 256 * 1024
+    private let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: OutputStream.capacity)
+    /// Bytes buffered. No runtime exclusivity check: nothing holds it across a call.
+    @exclusivity(unchecked) private var used = 0
     /// Set once the reader went away (EPIPE): later writes are dropped.
     private(set) var isClosed = false
     /// Whether the first large flush has tried to enlarge a pipe on the descriptor.
@@ -13,29 +17,60 @@ final class OutputStream: @unchecked Sendable {
 
     init(descriptor: Int32) {
         self.descriptor = descriptor
-        buffer.reserveCapacity(64 * 1024)
     }
 
-    func write(_ bytes: some Collection<UInt8>) { if !isClosed { buffer.append(contentsOf: bytes) } }
-    func write(_ text: String) { write(text.utf8) }
+    deinit { storage.deallocate() }
+
+    func write(_ bytes: some Collection<UInt8>) {
+        if bytes.withContiguousStorageIfAvailable({ append($0) }) == nil { Array(bytes).withUnsafeBufferPointer { append($0) } }
+    }
+
+    func write(_ text: String) {
+        var text = text
+        text.withUTF8 { append($0) }
+    }
 
     /// One NDJSON line: the bytes and a newline.
     func writeLine(_ bytes: [UInt8]) {
-        guard !isClosed else { return }
-        buffer.append(contentsOf: bytes)
-        buffer.append(0x0A)
-        if buffer.count >= 256 * 1024 { flush() }
+        bytes.withUnsafeBufferPointer { line in
+            guard !isClosed else { return }
+            let n = line.count
+            if n < Self.capacity - used, let source = line.baseAddress {  // room for the line and its newline
+                storage.advanced(by: used).update(from: source, count: n)
+                storage[used + n] = 0x0A
+                used += n + 1
+                return
+            }
+            append(line)
+            var newline: UInt8 = 0x0A
+            withUnsafePointer(to: &newline) { append(UnsafeBufferPointer(start: $0, count: 1)) }
+        }
+    }
+
+    private func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard !isClosed, let source = bytes.baseAddress, bytes.count > 0 else { return }
+        if bytes.count > Self.capacity - used {
+            guard flush() else { return }
+            // Larger than the whole buffer: straight out, after what was buffered before it.
+            if bytes.count > Self.capacity { _ = writeAll(source, count: bytes.count); return }
+        }
+        storage.advanced(by: used).update(from: source, count: bytes.count)
+        used += bytes.count
     }
 
     /// Writes out everything buffered. Returns false when the reader has gone (EPIPE).
     @discardableResult
     func flush() -> Bool {
         guard !isClosed else { return false }
-        if !triedLargerPipe && buffer.count >= OutputStream.largeFlush { enlargePipe() }
+        if !triedLargerPipe && used >= OutputStream.largeFlush { enlargePipe() }
+        defer { used = 0 }
+        return writeAll(storage, count: used)
+    }
+
+    private func writeAll(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
         var offset = 0
-        defer { buffer.removeAll(keepingCapacity: true) }
-        while offset < buffer.count {
-            let written = buffer.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+        while offset < count {
+            let written = Glibc.write(descriptor, bytes + offset, count - offset)
             if written >= 0 { offset += written; continue }
             switch errno {
             case EINTR: continue
