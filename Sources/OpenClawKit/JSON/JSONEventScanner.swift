@@ -503,9 +503,7 @@ enum FastFrameScanner {
                     default: f.method = value
                     }
                 case 5 where c == UInt8(ascii: "-") || isDigit(c):
-                    guard let end = numberEnd(base, count, from: i) else { return false }
-                    f.seq = int64(base, from: i, to: end)
-                    i = end
+                    guard sequenceNumber(base, count, &i, into: &f.seq) else { return false }
                 case 6 where c == UInt8(ascii: "t") || c == UInt8(ascii: "f"):
                     guard skipValue(base, count, &i, depth: 1, maxDepth: maxDepth, secret: &secret) else { return false }
                     f.ok = c == UInt8(ascii: "t")
@@ -550,9 +548,7 @@ enum FastFrameScanner {
                 guard let value = routingString(base, count, &i) else { return false }
                 f.state = value
             case 5 where f.runSeq == nil && (c == UInt8(ascii: "-") || isDigit(c)):
-                guard let end = numberEnd(base, count, from: i) else { return false }
-                f.runSeq = int64(base, from: i, to: end)
-                i = end
+                guard sequenceNumber(base, count, &i, into: &f.runSeq) else { return false }
             default:
                 if name == 0 && !secret { secret = isSecretKey(base + start, length, count &- start) }
                 guard skipValue(base, count, &i, depth: 2, maxDepth: maxDepth, secret: &secret) else { return false }
@@ -587,21 +583,34 @@ enum FastFrameScanner {
         return ScannedString(start: start, end: end, escaped: false, word: routingWord(base + start, end &- start, count &- start))
     }
 
-    /// `JSONReader.int64` of a number `numberEnd` accepted, for the common short integer inline.
+    /// A `seq` value at `i` (a digit or "-"): moves `i` past the number `numberEnd` accepts there and
+    /// sets `value` to what `JSONReader.int64` reads from it. The usual seq, up to 18 digits without
+    /// a sign, a leading zero, a fraction or an exponent, is read in the one pass that finds its end.
     @inline(__always)
-    private static func int64(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int64? {
-        if end &- start <= 18 && base[start] != UInt8(ascii: "-") {
-            var value: Int64 = 0
-            var k = start
-            while k < end {
-                let digit = base[k] &- UInt8(ascii: "0")
-                guard digit < 10 else { return nil }  // a fraction or an exponent
-                value = value &* 10 &+ Int64(digit)
-                k &+= 1
+    private static func sequenceNumber(_ base: UnsafePointer<UInt8>, _ count: Int, _ i: inout Int,
+                                       into value: inout Int64?) -> Bool {
+        let start = i
+        if base[start] != UInt8(ascii: "0") {
+            var j = start
+            var result: Int64 = 0
+            while j < count && j &- start < 18 {
+                let digit = base[j] &- UInt8(ascii: "0")
+                if digit >= 10 { break }
+                result = result &* 10 &+ Int64(digit)
+                j &+= 1
             }
-            return value
+            // Ended by anything but a 19th digit, a fraction or an exponent: numberEnd ends here too.
+            if j > start && (j == count || (!isDigit(base[j]) && base[j] != UInt8(ascii: ".")
+                                            && base[j] | 0x20 != UInt8(ascii: "e"))) {
+                value = result
+                i = j
+                return true
+            }
         }
-        return JSONReader.int64(UnsafeBufferPointer(start: base + start, count: end &- start))
+        guard let end = numberEnd(base, count, from: start) else { return false }
+        value = JSONReader.int64(UnsafeBufferPointer(start: base + start, count: end &- start))
+        i = end
+        return true
     }
 
     /// Validates the value at `i` (`i < count`), inside `depth` open containers, moving `i` past it;
