@@ -61,6 +61,27 @@ struct WebSocketFrameDecoder {
                 if frameIsFinal { textUnchecked = false; return (offset, .message(try finishMessage())) }
                 continue
             }
+            if !expectsMaskedFrames && messageOpcode == nil && count - offset >= 4 {
+                // What a gateway sends all day, in a few compares: an unmasked, unfragmented text frame
+                // (0x81) of less than 64 KiB, whole in the buffer. Anything else, or anything that would
+                // fail a check, takes the general path below.
+                let first = base.load(fromByteOffset: offset, as: UInt8.self)
+                let second = base.load(fromByteOffset: offset + 1, as: UInt8.self)
+                if first == 0x81 && second <= 126 {
+                    let headerLength = second == 126 ? 4 : 2
+                    let length = second < 126 ? Int(second)
+                        : Int(base.load(fromByteOffset: offset + 2, as: UInt8.self)) << 8 | Int(base.load(fromByteOffset: offset + 3, as: UInt8.self))
+                    if length <= maxMessageSize && count - offset - headerLength >= length {
+                        let payload = wholePayload(base + offset + headerLength, count: length, mask: nil)
+                        offset += headerLength + length
+                        textUnchecked = defersWholeTextCheck
+                        guard defersWholeTextCheck || UTF8StreamValidator.isValid(payload) else {
+                            throw Violation(code: WebSocketCloseCode.invalidPayload, reason: "text message is not valid UTF-8")
+                        }
+                        return (offset, .message(.text(payload)))
+                    }
+                }
+            }
             guard let header = try Self.parseHeader(base + offset, count: count - offset) else { return (offset, nil) }
             try check(header)
             let available = count - offset - header.headerLength
