@@ -83,7 +83,8 @@ struct CommandContext {
 
     /// Prints a frame as one NDJSON line; secrets are redacted even here.
     func printFrame(_ frame: GatewayFrame) {
-        console.out.writeLine(SecretFilter.line(for: frame))
+        if SecretFilter.printsAsReceived(frame) { console.out.writeLine(frame.raw) }  // no copy, no retain
+        else { console.out.writeLine(SecretFilter.line(for: frame)) }
     }
 
     func timeoutFailure(_ what: String) -> CommandFailure {
