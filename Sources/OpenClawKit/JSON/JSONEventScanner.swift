@@ -629,7 +629,18 @@ enum FastFrameScanner {
             let c = base[j]
             switch c {
             case UInt8(ascii: "\""):
-                guard let end = stringEnd(base, count, from: j &+ 1) else { return false }
+                // A short plain string ends in its first eight bytes: found here without the call.
+                let from = j &+ 1
+                if from &+ 8 <= count {
+                    let word = UInt64(littleEndian: UnsafeRawPointer(base + from).loadUnaligned(as: UInt64.self))
+                    let special = JSONReader.specialStringBytes(word, quotes: 0x2222_2222_2222_2222)
+                    let first = from &+ (special.trailingZeroBitCount &>> 3)
+                    if special != 0 && base[first] == UInt8(ascii: "\"") {
+                        j = first &+ 1
+                        break
+                    }
+                }
+                guard let end = stringEnd(base, count, from: from) else { return false }
                 j = end &+ 1
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 guard let end = numberEnd(base, count, from: j) else { return false }
