@@ -4,7 +4,8 @@
 1. one-shot `openclaw history`: wall time exec→exit, median and p95 (floor: `openclaw version`, run
    alternately with it);
 2. `watch` throughput for a 1M-event blast of ~300-byte chat deltas, into /dev/null and through a
-   pipe into `wc -l` (floor: a C byte-for-byte passthrough of the same socket stream);
+   pipe into `wc -l` (floor: a C byte-for-byte passthrough of the same socket stream), each the
+   median of three runs;
 3. peak RSS of `history` of 1000 × 4 KB messages and of the 1M-event `watch`;
 4. instructions (valgrind --tool=callgrind, stable on a busy machine): per `version`, per `history`, and
    per watch event (the difference of two runs of different lengths, so start-up cancels out);
@@ -22,6 +23,7 @@ TOKEN = "bench-token"
 RUNS = int(os.environ.get("BENCH_RUNS", "100"))
 EVENTS = int(os.environ.get("BENCH_EVENTS", "1000000"))
 PY_RUNS = int(os.environ.get("BENCH_PY_RUNS", "20"))
+THROUGHPUT_RUNS = int(os.environ.get("BENCH_THROUGHPUT_RUNS", "3"))
 PY_EVENTS = int(os.environ.get("BENCH_PY_EVENTS", "200000"))
 PYCLIENT = os.path.join(ROOT, "bench", "pyclient.py")
 
@@ -95,7 +97,7 @@ def main():
         results.append(("history median within 1.6x of version", ratio <= 1.6))
 
         # 2. watch throughput.
-        print(f"\n2. watch throughput, {EVENTS:,} chat delta events of ~300 bytes")
+        print(f"\n2. watch throughput, {EVENTS:,} chat delta events of ~300 bytes (median of {THROUGHPUT_RUNS} runs)")
         out_file = os.path.join(state, "events.ndjson")
         with Simulator("--blast", str(EVENTS), "--blast-bytes", "300") as sim:
             env2 = dict(env, OPENCLAW_GATEWAY_URL=sim.url)
@@ -104,19 +106,25 @@ def main():
         total_bytes = os.path.getsize(out_file)
         os.remove(out_file)
         mb = total_bytes / 1e6
+        # Each figure is the median of THROUGHPUT_RUNS runs (a single run on a shared two-core machine
+        # varies by a quarter); each run gets a fresh simulator.
+        def median_run(argv, env_, shell=False):
+            times, rss = [], 0
+            for _ in range(THROUGHPUT_RUNS):
+                with Simulator("--blast", str(EVENTS), "--blast-bytes", "300") as sim:
+                    argv_ = argv(sim) if callable(argv) else argv
+                    seconds, peak = run_timed(argv_, dict(env_, OPENCLAW_GATEWAY_URL=sim.url), shell=shell)
+                    times.append(seconds)
+                    rss = max(rss, peak)
+            return statistics.median(times), rss
         figures = {}
-        with Simulator("--blast", str(EVENTS), "--blast-bytes", "300") as sim:
-            figures["passthrough (floor)"] = run_timed(
-                [os.path.join(state, "passthrough"), str(sim.port), TOKEN, str(EVENTS)], env, shell=False)[0] \
-                if build_passthrough(state) else None
-        with Simulator("--blast", str(EVENTS), "--blast-bytes", "300") as sim:
-            env2 = dict(env, OPENCLAW_GATEWAY_URL=sim.url)
-            seconds, watch_rss = run_timed([OPENCLAW, "watch", "--count", str(EVENTS)], env2)
-            figures["openclaw watch > /dev/null"] = seconds
-        with Simulator("--blast", str(EVENTS), "--blast-bytes", "300") as sim:
-            env2 = dict(env, OPENCLAW_GATEWAY_URL=sim.url, OPENCLAW=OPENCLAW)
-            figures["openclaw watch | wc -l"] = run_timed(
-                f'"$OPENCLAW" watch --count {EVENTS} | wc -l >/dev/null', env2, shell=True)[0]
+        figures["passthrough (floor)"] = median_run(
+            lambda sim: [os.path.join(state, "passthrough"), str(sim.port), TOKEN, str(EVENTS)], env)[0] \
+            if build_passthrough(state) else None
+        figures["openclaw watch > /dev/null"], watch_rss = median_run(
+            [OPENCLAW, "watch", "--count", str(EVENTS)], env)
+        figures["openclaw watch | wc -l"] = median_run(
+            f'"$OPENCLAW" watch --count {EVENTS} | wc -l >/dev/null', dict(env, OPENCLAW=OPENCLAW), shell=True)[0]
         for name, seconds in figures.items():
             if seconds is None:
                 print(f"   {name:28s} (not built: no C compiler)")
