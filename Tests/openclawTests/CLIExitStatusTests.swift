@@ -83,6 +83,29 @@ import OpenClawKit
         #expect(!result.stderr.contains(GatewayFixture.token))
     }
 
+    /// The device key is loaded while the gateway answers the upgrade, yet an unusable one is still
+    /// the error reported, whether or not a gateway listens, and nothing is sent to one that does.
+    @Test func status4ForAnUnusableIdentityBeforeAnyConnectionError() throws {
+        let gateway = try GatewayFixture()
+        let simulator = try SimulatorProcess([], log: false)
+        let deadURL = simulator.url
+        simulator.kill()
+        var cli = gateway.cli
+        let directory = cli.stateDirectory.appendingPathComponent("identity")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data(#"{"version":1,"deviceId":"x","privateKeyPem":"not a key"}"#.utf8)
+            .write(to: directory.appendingPathComponent("device.json"))
+        for url in [gateway.cli.variables["OPENCLAW_GATEWAY_URL"]!, deadURL] {
+            cli.variables["OPENCLAW_GATEWAY_URL"] = url
+            let result = try cli.run(["history"])
+            #expect(result.status == 4, "\(url): \(result.stderr)")
+            #expect(result.stderr.hasPrefix("openclaw: error: device identity ") && result.stderr.contains("is unusable"),
+                    "\(result.stderr)")
+            #expect(result.stdout.isEmpty)
+        }
+        #expect(!gateway.receivedMethods().contains("connect"))
+    }
+
     @Test func status4WhenPairingIsRequiredWithTheApproveCommand() throws {
         let gateway = try GatewayFixture(["--require-pairing"])
         let result = try gateway.run(["history"])

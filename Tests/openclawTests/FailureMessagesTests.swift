@@ -5,6 +5,9 @@ import OpenClawKit
 /// The one mapping from the library's typed reasons to the sentences and exit statuses users see.
 @Suite struct FailureMessagesTests {
     static let auth: [(AuthFailure, String)] = [
+        (.identityUnusable(.corrupt(path: "/s/identity/device.json", reason: "not a JSON object")),
+         "device identity /s/identity/device.json is unusable (not a JSON object); move it aside to create a new identity"
+            + " (the gateway will then ask to pair this device again)"),
         (.deviceIdentityRequired, "the gateway requires a device identity: drop --no-device"),
         (.pairingRequired(requestId: "r1", reason: "not-paired"),
          "pairing required: this device is not approved yet (not-paired); approve it on the gateway host with: openclaw devices approve r1"),

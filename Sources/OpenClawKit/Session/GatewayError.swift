@@ -32,6 +32,8 @@ public enum GatewayError: Error, Sendable {
 
 /// Why the gateway refused to let us in, as its error codes say (docs/protocol.md §3.5).
 public enum AuthFailure: Sendable, Equatable {
+    /// This client's own device identity cannot be read or made (nothing was sent).
+    case identityUnusable(IdentityError)
     case deviceIdentityRequired
     case pairingRequired(requestId: String?, reason: String?)
     case tokenMissing

@@ -26,20 +26,23 @@ public final class GatewaySession {
     /// Connects and authenticates by `deadline`. A refused stored device token is dropped
     /// and the handshake tried once more with the shared credentials.
     public static func open(_ options: SessionOptions, deadline: Deadline) throws(GatewayError) -> GatewaySession {
-        let stored = options.identity.flatMap { identity in
-            options.deviceAuthStore?.token(deviceId: identity.deviceId, role: ConnectRequest.role)
-        }
-        let useStored = options.token == nil && stored != nil
         do throws(GatewayError) {
-            return try Handshake(options: options, storedDeviceToken: useStored ? stored?.token.value : nil).run(deadline: deadline)
+            return try Handshake(options: options, mayUseStoredToken: true).run(deadline: deadline)
         } catch {
-            guard useStored, case .authenticationFailed(_, let shape?) = error,
-                  ["AUTH_DEVICE_TOKEN_MISMATCH", "AUTH_TOKEN_MISMATCH"].contains(shape.detailsCode ?? "") ,
-                  let identity = options.identity
+            guard case .authenticationFailed(_, let shape?) = error,
+                  ["AUTH_DEVICE_TOKEN_MISMATCH", "AUTH_TOKEN_MISMATCH"].contains(shape.detailsCode ?? ""),
+                  let identity = options.identity,  // loaded by the handshake that failed
+                  storedDeviceToken(for: options, identity: identity) != nil  // which sent it
             else { throw error }
             try? options.deviceAuthStore?.remove(deviceId: identity.deviceId, role: ConnectRequest.role)
-            return try Handshake(options: options, storedDeviceToken: nil).run(deadline: deadline)
+            return try Handshake(options: options, mayUseStoredToken: false).run(deadline: deadline)
         }
+    }
+
+    /// The device token an earlier hello-ok gave this device, sent when no shared token is given.
+    static func storedDeviceToken(for options: SessionOptions, identity: DeviceIdentity) -> String? {
+        guard options.token == nil else { return nil }
+        return options.deviceAuthStore?.token(deviceId: identity.deviceId, role: ConnectRequest.role)?.token.value
     }
 
     init(socket: WebSocketConnection, hello: HelloOk, handshakeFrames: [JSONValue], warnings: [String],

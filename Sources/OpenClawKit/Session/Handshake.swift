@@ -4,8 +4,9 @@ import Glibc
 /// `connect.challenge`, send a signed `connect`, read `hello-ok`.
 struct Handshake {
     let options: SessionOptions
-    /// A device token from an earlier hello-ok, sent as `auth.token` when no shared token is given.
-    let storedDeviceToken: String?
+    /// Whether a device token from an earlier hello-ok may be sent as `auth.token` when no shared
+    /// token is given.
+    let mayUseStoredToken: Bool
 
     static let connectRequestID = "1"
 
@@ -14,16 +15,22 @@ struct Handshake {
         let tracer = options.tracer
         let socket: WebSocketConnection
         do {
-            socket = try WebSocketConnection.connect(url: options.url, tls: tlsOptions, deadline: deadline)
+            // The device key is loaded while the gateway answers the upgrade (see DeviceIdentitySource).
+            socket = try WebSocketConnection.connect(url: options.url, tls: tlsOptions, deadline: deadline,
+                                                     whileWaiting: { _ = try? options.identitySource?.identity() })
         } catch {
+            _ = try identity()  // an unusable identity is reported first, as if loaded before connecting
             if case .transport(.timedOut) = error {
                 throw .handshakeTimedOut(url: "\(options.url)", waitingFor: nil, limitSeconds: options.connectTimeout)
             }
             throw GatewaySession.map(error)
         }
         do throws(GatewayError) {
+            let identity = try identity()
+            let storedDeviceToken = mayUseStoredToken
+                ? identity.flatMap { GatewaySession.storedDeviceToken(for: options, identity: $0) } : nil
             let challenge = try waitForChallenge(socket, deadline: deadline)
-            let request = try connectRequest(challenge: challenge)
+            let request = try connectRequest(challenge: challenge, identity: identity, storedDeviceToken: storedDeviceToken)
             let frame: JSONValue = [
                 "type": "req", "id": .string(Self.connectRequestID), "method": "connect", "params": request.params,
             ]
@@ -36,7 +43,7 @@ struct Handshake {
             let hello: HelloOk
             do { hello = try HelloOk(payload: response.payload ?? .null) } catch { throw .protocolError(error.message) }
             var warnings: [String] = []
-            if let token = hello.deviceToken, token != storedDeviceToken, let identity = options.identity,
+            if let token = hello.deviceToken, token != storedDeviceToken, let identity,
                let store = options.deviceAuthStore {
                 do {
                     _ = try store.save(deviceId: identity.deviceId, role: hello.role ?? ConnectRequest.role, token: Secret(token),
@@ -54,6 +61,12 @@ struct Handshake {
             socket.close(code: 1000, reason: "", deadline: .after(seconds: 0.2))
             throw error
         }
+    }
+
+    /// The device identity (nil with `--no-device`); an unusable one fails the handshake (exit 4).
+    private func identity() throws(GatewayError) -> DeviceIdentity? {
+        guard let source = options.identitySource else { return nil }
+        do { return try source.identity() } catch { throw .authenticationFailed(.identityUnusable(error), nil) }
     }
 
     private var tlsOptions: TLSClientOptions? {
@@ -94,13 +107,14 @@ struct Handshake {
         }
     }
 
-    private func connectRequest(challenge: GatewayFrame) throws(GatewayError) -> ConnectRequest {
+    private func connectRequest(challenge: GatewayFrame, identity: DeviceIdentity?,
+                                storedDeviceToken: String?) throws(GatewayError) -> ConnectRequest {
         let nonce = challenge.payload?["nonce"]?.stringValue ?? ""
         // The challenge's ts is the gateway's clock: signing with it avoids clock-skew rejections.
         let signedAt = challenge.payload?["ts"]?.int64Value ?? WallClock.milliseconds()
         let token = options.token ?? storedDeviceToken
         var proof: ConnectRequest.DeviceProof? = nil
-        if let identity = options.identity {
+        if let identity {
             let payload = options.signsV3Payload
                 ? DeviceAuthPayload.v3(deviceId: identity.deviceId, clientId: ConnectRequest.clientID,
                                        clientMode: ConnectRequest.clientMode, role: ConnectRequest.role,

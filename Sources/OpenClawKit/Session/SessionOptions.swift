@@ -8,8 +8,13 @@ public struct SessionOptions: Sendable {
     public var tokenSource: SettingSource?
     public var password: String?
     public var passwordSource: SettingSource?
-    /// nil connects without a device identity (`--no-device`).
-    public var identity: DeviceIdentity?
+    /// nil connects without a device identity (`--no-device`). Loaded during the handshake.
+    public var identitySource: DeviceIdentitySource?
+    /// An identity already loaded (sets `identitySource`).
+    public var identity: DeviceIdentity? {
+        get { try? identitySource?.identity() }
+        set { identitySource = newValue.map(DeviceIdentitySource.init) }
+    }
     /// Where device tokens are kept; nil to neither read nor store them.
     public var deviceAuthStore: DeviceAuthStore?
     public var scopes: [String] = ConnectRequest.defaultScopes

@@ -66,9 +66,11 @@ public final class WebSocketConnection: @unchecked Sendable {
     // MARK: Opening
 
     /// Client: TCP (and TLS for wss) connect, then the HTTP upgrade, all by `deadline`.
+    /// `whileWaiting` runs once the upgrade request is sent, before its answer is read: work that
+    /// can overlap the round trip.
     public static func connect(
         url: WebSocketURL, tls: TLSClientOptions? = nil,
-        maxMessageSize: Int = defaultMaxMessageSize, deadline: Deadline
+        maxMessageSize: Int = defaultMaxMessageSize, deadline: Deadline, whileWaiting: () -> Void = {}
     ) throws(WebSocketError) -> WebSocketConnection {
         let stream: ByteStream
         do throws(TransportError) {
@@ -81,18 +83,20 @@ public final class WebSocketConnection: @unchecked Sendable {
         } catch {
             throw .transport(error)
         }
-        return try upgrade(stream: stream, url: url, maxMessageSize: maxMessageSize, deadline: deadline)
+        return try upgrade(stream: stream, url: url, maxMessageSize: maxMessageSize, deadline: deadline,
+                           whileWaiting: whileWaiting)
     }
 
     /// Client: the HTTP upgrade on an already connected stream.
     public static func upgrade(
         stream: ByteStream, url: WebSocketURL,
-        maxMessageSize: Int = defaultMaxMessageSize, deadline: Deadline
+        maxMessageSize: Int = defaultMaxMessageSize, deadline: Deadline, whileWaiting: () -> Void = {}
     ) throws(WebSocketError) -> WebSocketConnection {
         let connection = WebSocketConnection(role: .client, stream: stream, maxMessageSize: maxMessageSize)
         do throws(WebSocketError) {
             let key = WebSocketHandshake.makeKey()
             try connection.writeRaw(WebSocketHandshake.clientRequest(url: url, key: key), deadline: deadline)
+            whileWaiting()
             let head = try connection.readHead(deadline: deadline, what: "the server's upgrade response")
             try WebSocketHandshake.validateResponse(head, key: key)
             return connection

@@ -34,6 +34,8 @@ enum FailureMessages {
 
     static func sentence(for reason: AuthFailure) -> String {
         switch reason {
+        case .identityUnusable(let error):
+            return "\(error)"
         case .deviceIdentityRequired:
             return "the gateway requires a device identity: drop --no-device"
         case .pairingRequired(let requestId, let why):

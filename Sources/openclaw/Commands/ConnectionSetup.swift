@@ -33,8 +33,9 @@ enum ConnectionSetup {
         }
         if !global.noDevice {
             if !resolved.url.isSecure { OpenSSLRuntime.skipErrorStringsWithoutTLS() }
-            do { options.identity = try DeviceIdentity.loadOrCreate(stateDirectory: resolved.stateDirectory) } catch {
-                throw CommandFailure(.authentication, "\(error)")
+            let stateDirectory = resolved.stateDirectory
+            options.identitySource = DeviceIdentitySource { () throws(IdentityError) in
+                try DeviceIdentity.loadOrCreate(stateDirectory: stateDirectory)
             }
             // A device token belongs to the configured gateway: never send it to a URL given on the side.
             if !resolved.urlIsOverride { options.deviceAuthStore = DeviceAuthStore(stateDirectory: resolved.stateDirectory) }
