@@ -72,13 +72,8 @@ struct WebSocketFrameDecoder {
                     let length = second < 126 ? Int(second)
                         : Int(base.load(fromByteOffset: offset + 2, as: UInt8.self)) << 8 | Int(base.load(fromByteOffset: offset + 3, as: UInt8.self))
                     if length <= maxMessageSize && count - offset - headerLength >= length {
-                        let payload = wholePayload(base + offset + headerLength, count: length, mask: nil)
-                        offset += headerLength + length
-                        textUnchecked = defersWholeTextCheck
-                        guard defersWholeTextCheck || UTF8StreamValidator.isValid(payload) else {
-                            throw Violation(code: WebSocketCloseCode.invalidPayload, reason: "text message is not valid UTF-8")
-                        }
-                        return (offset, .message(.text(payload)))
+                        let message = try wholeMessage(.text, base + offset + headerLength, count: length, mask: nil)
+                        return (offset + headerLength + length, .message(message))
                     }
                 }
             }
@@ -94,18 +89,8 @@ struct WebSocketFrameDecoder {
             }
             let length = Int(header.payloadLength)
             if header.opcode != .continuation && header.fin && available >= length {
-                // Fast path: a whole unfragmented message is buffered; at most one allocation.
-                let payload = wholePayload(base + offset + header.headerLength, count: length, mask: header.mask)
-                offset += header.headerLength + length
-                if header.opcode == .text {
-                    textUnchecked = defersWholeTextCheck
-                    guard defersWholeTextCheck || UTF8StreamValidator.isValid(payload) else {
-                        throw Violation(code: WebSocketCloseCode.invalidPayload, reason: "text message is not valid UTF-8")
-                    }
-                    return (offset, .message(.text(payload)))
-                }
-                textUnchecked = false
-                return (offset, .message(.binary(payload)))
+                let message = try wholeMessage(header.opcode, base + offset + header.headerLength, count: length, mask: header.mask)
+                return (offset + header.headerLength + length, .message(message))
             }
             if header.opcode != .continuation {
                 messageOpcode = header.opcode
@@ -215,6 +200,22 @@ struct WebSocketFrameDecoder {
     /// a second reference to the last small message and, when it is the only holder left (the frame was
     /// printed and dropped), refills that storage in place. Value semantics are untouched: a message still
     /// held elsewhere is never written (it is not uniquely referenced, so a new array is made instead).
+    /// A whole unfragmented message (text or binary) that is all in the buffer: at most one allocation.
+    @inline(__always)
+    private mutating func wholeMessage(_ opcode: WebSocketOpcode, _ source: UnsafeRawPointer, count: Int,
+                                       mask: WebSocketMask?) throws(Violation) -> WebSocketMessage {
+        let payload = wholePayload(source, count: count, mask: mask)
+        guard opcode == .text else {
+            textUnchecked = false
+            return .binary(payload)
+        }
+        textUnchecked = defersWholeTextCheck
+        guard defersWholeTextCheck || UTF8StreamValidator.isValid(payload) else {
+            throw Violation(code: WebSocketCloseCode.invalidPayload, reason: "text message is not valid UTF-8")
+        }
+        return .text(payload)
+    }
+
     private mutating func wholePayload(_ source: UnsafeRawPointer, count: Int, mask: WebSocketMask?) -> [UInt8] {
         guard count <= Self.recycledCapacity else { return Self.copyPayload(source, count: count, mask: mask) }
         var payload = recycled
