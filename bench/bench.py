@@ -193,7 +193,8 @@ def main():
 
 def instructions(argv, env):
     """Instructions executed by `argv` (callgrind's total, the same figure on an idle or busy machine)."""
-    out = tempfile.mktemp(prefix="openclaw-bench-callgrind-")
+    fd, out = tempfile.mkstemp(prefix="openclaw-bench-callgrind-")  # callgrind writes over it
+    os.close(fd)
     try:
         proc = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *argv], env=env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)

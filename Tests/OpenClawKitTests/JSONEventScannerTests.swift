@@ -186,6 +186,19 @@ import Testing
                 #expect(fast == (try Self.exactFields(bytes)))
             }
         }
+        // The word compares accept exactly the listed names (the list is what the test above vets):
+        // each one, and none of its near misses (a byte changed, one short, one long, upper case).
+        func accepted(_ name: String) -> Bool {
+            let bytes = Array(name.utf8) + Array(repeating: UInt8(ascii: "\""), count: 8)  // 8 readable bytes
+            return bytes.withUnsafeBufferPointer { FastFrameScanner.isCommonPlainName($0.baseAddress!, name.utf8.count) }
+        }
+        for name in FastFrameScanner.commonPlainNames {
+            #expect(accepted(name), "\(name)")
+            for miss in [String(name.dropLast()) + "x", String(name.dropLast()), name + "s", name.uppercased(),
+                         "x" + name.dropFirst()] {
+                #expect(!accepted(miss), "\(miss)")
+            }
+        }
         let plain = FastFrameScanner.commonPlainNames.map { #""\#($0)":0"# }.joined(separator: ",")
         #expect(try #require(Self.fastFields(Array("{\(plain)}".utf8))).hasSecretKey == false)
     }

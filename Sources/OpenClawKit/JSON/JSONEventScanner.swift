@@ -730,7 +730,7 @@ enum FastFrameScanner {
     /// so they skip its byte loop. Exact, so a name that only begins like one (`messageToken`) is still
     /// checked. At least 8 bytes must be readable at `p`.
     @inline(__always)
-    private static func isCommonPlainName(_ p: UnsafePointer<UInt8>, _ length: Int) -> Bool {
+    static func isCommonPlainName(_ p: UnsafePointer<UInt8>, _ length: Int) -> Bool {
         let word = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self).littleEndian
         switch length {
         case 5:
@@ -754,7 +754,7 @@ enum FastFrameScanner {
         }
     }
 
-    /// The names `isCommonPlainName` accepts (for the test that none is a secret's).
+    /// Exactly the names `isCommonPlainName` accepts: tests hold the two together and vet each name.
     static let commonPlainNames = ["usage", "phase", "stream", "result", "message", "content", "thinking",
                                    "timestamp", "deltaText", "stopReason"]
 

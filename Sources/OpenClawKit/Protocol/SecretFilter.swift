@@ -2,11 +2,12 @@
 /// name with `Redaction.isSecretKey` (escapes decoded), so frames it cleared are printed as received
 /// and only the rest go through `Redaction`.
 public enum SecretFilter {
-    /// The frame's line is the bytes as received (no secret's member name, no raw line break): the
-    /// usual case, which callers print straight from `frame.raw`.
+    /// Calls `body` with the frame's NDJSON line, redacted if it must be. The usual frame (no secret's
+    /// member name, no raw line break) is lent straight from `frame.raw`: no copy, not even a retain.
     @inline(__always)
-    public static func printsAsReceived(_ frame: GatewayFrame) -> Bool {
-        !frame.fields.hasSecretKey && !frame.fields.hasLineBreak
+    public static func withLine(for frame: GatewayFrame, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        if !frame.fields.hasSecretKey && !frame.fields.hasLineBreak { return frame.raw.withUnsafeBufferPointer(body) }
+        return line(for: frame).withUnsafeBufferPointer(body)
     }
 
     public static func line(for frame: GatewayFrame) -> [UInt8] {

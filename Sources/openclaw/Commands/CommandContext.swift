@@ -83,8 +83,7 @@ struct CommandContext {
 
     /// Prints a frame as one NDJSON line; secrets are redacted even here.
     func printFrame(_ frame: GatewayFrame) {
-        if SecretFilter.printsAsReceived(frame) { console.out.writeLine(frame.raw) }  // no copy, no retain
-        else { console.out.writeLine(SecretFilter.line(for: frame)) }
+        SecretFilter.withLine(for: frame) { console.out.writeLine($0) }
     }
 
     func timeoutFailure(_ what: String) -> CommandFailure {

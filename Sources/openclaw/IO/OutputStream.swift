@@ -31,20 +31,20 @@ final class OutputStream: @unchecked Sendable {
     }
 
     /// One NDJSON line: the bytes and a newline.
-    func writeLine(_ bytes: [UInt8]) {
-        bytes.withUnsafeBufferPointer { line in
-            guard !isClosed else { return }
-            let n = line.count
-            if n < Self.capacity - used, let source = line.baseAddress {  // room for the line and its newline
-                storage.advanced(by: used).update(from: source, count: n)
-                storage[used + n] = 0x0A
-                used += n + 1
-                return
-            }
-            append(line)
-            var newline: UInt8 = 0x0A
-            withUnsafePointer(to: &newline) { append(UnsafeBufferPointer(start: $0, count: 1)) }
+    func writeLine(_ bytes: [UInt8]) { bytes.withUnsafeBufferPointer { writeLine($0) } }
+
+    func writeLine(_ line: UnsafeBufferPointer<UInt8>) {
+        guard !isClosed else { return }
+        let n = line.count
+        if n < Self.capacity - used, let source = line.baseAddress {  // room for the line and its newline
+            storage.advanced(by: used).update(from: source, count: n)
+            storage[used + n] = 0x0A
+            used += n + 1
+            return
         }
+        append(line)
+        var newline: UInt8 = 0x0A
+        withUnsafePointer(to: &newline) { append(UnsafeBufferPointer(start: $0, count: 1)) }
     }
 
     private func append(_ bytes: UnsafeBufferPointer<UInt8>) {
