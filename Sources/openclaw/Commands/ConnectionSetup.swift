@@ -31,8 +31,9 @@ enum ConnectionSetup {
         if context.command.name == "send" && (context.options.send.agentEvents || context.format == .text) {
             options.capabilities = ["tool-events"]
         }
+        // Before OpenSSL's first use (the device key, or the upgrade's SHA-1 with --no-device).
+        if !resolved.url.isSecure { OpenSSLRuntime.skipErrorStringsWithoutTLS() }
         if !global.noDevice {
-            if !resolved.url.isSecure { OpenSSLRuntime.skipErrorStringsWithoutTLS() }
             let stateDirectory = resolved.stateDirectory
             options.identitySource = DeviceIdentitySource { () throws(IdentityError) in
                 try DeviceIdentity.loadOrCreate(stateDirectory: stateDirectory)
