@@ -11,9 +11,9 @@ PACKAGES ?= packages
 COMMIT := $(shell c=$$(git rev-parse --short=12 HEAD 2>/dev/null) && { git diff --quiet HEAD 2>/dev/null || c=$$c-dirty; } && echo $$c)
 # Release builds: Swift runtime linked statically, no $$ORIGIN rpath (nothing ships beside the binary).
 RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath
-# `make dist` links OpenSSL statically too, in its own scratch directory.
+# `make dist` links OpenSSL and SQLite statically too, in its own scratch directory.
 DIST_SCRATCH := .build-dist
-STATIC_OPENSSL := $(CURDIR)/.build-dist-openssl
+STATIC_LIBS := $(CURDIR)/.build-dist-libs
 
 .PHONY: help build release test demo bench install uninstall completions man clean fuzz deb dist dist-build package-test
 
@@ -27,7 +27,7 @@ help:
 	@echo "make install   install binary, man page and completions under \$$(DESTDIR)\$$(PREFIX)"
 	@echo "make uninstall remove what make install installed"
 	@echo "make deb       Debian package $(PACKAGES)/openclaw_$(VERSION)-$(DEB_REVISION)_ARCH.deb (dpkg-deb)"
-	@echo "make dist      portable tarball $(PACKAGES)/openclaw-$(VERSION)-linux-ARCH.tar.gz (static Swift runtime and OpenSSL)"
+	@echo "make dist      portable tarball $(PACKAGES)/openclaw-$(VERSION)-linux-ARCH.tar.gz (static Swift runtime, OpenSSL and SQLite)"
 	@echo "make package-test  build both, then check their contents, lintian, and run the binaries from them"
 	@echo "make completions / make man  regenerate completions/ and man/ from the command table"
 
@@ -92,13 +92,13 @@ uninstall:
 deb: release
 	packaging/build-deb.sh $(RELEASE_BIN)/openclaw $(VERSION)-$(DEB_REVISION) $(PACKAGES)
 
-# Portable tarball: the same release build but with libssl/libcrypto linked statically.
+# Portable tarball: the same release build but with libssl/libcrypto and libsqlite3 linked statically.
 dist: dist-build
 	packaging/build-dist.sh $(DIST_SCRATCH)/release/openclaw $(VERSION) $(PACKAGES)
 
 dist-build:
-	packaging/static-openssl.sh $(STATIC_OPENSSL)
-	PKG_CONFIG_PATH=$(STATIC_OPENSSL) OPENCLAW_COMMIT=$(COMMIT) \
+	packaging/static-libs.sh $(STATIC_LIBS)
+	PKG_CONFIG_PATH=$(STATIC_LIBS) OPENCLAW_COMMIT=$(COMMIT) \
 		$(SWIFT) build $(RELEASE_FLAGS) --product openclaw --scratch-path $(DIST_SCRATCH)
 
 # libFuzzer harnesses (fuzz/README.md): build into fuzz/bin, run each target for FUZZ_SECONDS.
@@ -107,4 +107,4 @@ fuzz:
 	FUZZ_SECONDS=$(FUZZ_SECONDS) fuzz/fuzz.sh all
 
 clean:
-	rm -rf .build .build-dist .build-dist-openssl .build-pkg $(PACKAGES)
+	rm -rf .build .build-dist .build-dist-libs .build-pkg $(PACKAGES)

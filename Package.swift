@@ -19,7 +19,13 @@ let package = Package(
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"])]
         ),
-        .target(name: "OpenClawKit", dependencies: ["COpenSSL"]),
+        // The system SQLite, for the official state database (`<state>/state/openclaw.sqlite`).
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .target(name: "OpenClawKit", dependencies: ["COpenSSL", "CSQLite"]),
         .target(
             name: "CBuildInfo",
             cSettings: commit.isEmpty ? [] : [.define("OPENCLAW_COMMIT", to: "\"\(commit)\"")]
@@ -28,7 +34,7 @@ let package = Package(
         .executableTarget(name: "openclaw-gateway-sim", dependencies: ["OpenClawKit"]),
         .testTarget(name: "OpenClawKitTests", dependencies: ["OpenClawKit"]),
         // The frame schema is read from the source tree by the simulator conformance tests.
-        .testTarget(name: "openclawTests", dependencies: ["OpenClawKit", "openclaw"],
+        .testTarget(name: "openclawTests", dependencies: ["OpenClawKit", "openclaw", "CSQLite"],
                     exclude: ["Simulator/Schema/gateway-frames.schema.json"]),
     ],
     swiftLanguageModes: [.v6]

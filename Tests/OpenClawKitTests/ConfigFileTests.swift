@@ -37,7 +37,7 @@ import Testing
         #expect(try config.string("gateway", "remote", "url", environment: env) == "wss://gw.example.com:443/")
         let resolve = { (keys: [String]) throws(ConfigError) -> String? in
             let input = try SecretInput.parse(config.valueAt(keys), key: keys.joined(separator: "."), path: path)
-            return try config.resolve(input, key: keys.joined(separator: "."), environment: env)
+            return try config.resolve(input, key: keys.joined(separator: "."), environment: env, stateDirectory: "/nonexistent")
         }
         #expect(try resolve(["gateway", "auth", "token"]) == "tok-local")
         #expect(try resolve(["gateway", "auth", "password"]) == "pre-mid-post")
@@ -77,7 +77,7 @@ import Testing
         let config = try GatewayConfigFile.load(path: path)
         let input = try config.secretInput("gateway", "auth", "token")
         #expect(throws: ConfigError.unsupportedSecretRef(key: "gateway.auth.token", source: "exec", path: path)) {
-            try config.resolve(input, key: "gateway.auth.token", environment: Environment())
+            try config.resolve(input, key: "gateway.auth.token", environment: Environment(), stateDirectory: "/nonexistent")
         }
         // `${pass:…}` lookups are a secret source too.
         #expect(throws: ConfigError.unsupportedSecretRef(key: "k", source: "pass", path: "/p")) {
@@ -94,7 +94,7 @@ import Testing
         let config = try GatewayConfigFile.load(path: path)
         let input = try config.secretInput("gateway", "auth", "token")
         #expect(throws: ConfigError.secretRefUnresolved(key: "gateway.auth.token", variable: "OTHER_VAR", path: path)) {
-            try config.resolve(input, key: "gateway.auth.token", environment: Environment(["OTHER_VAR": "x"]))
+            try config.resolve(input, key: "gateway.auth.token", environment: Environment(["OTHER_VAR": "x"]), stateDirectory: "/nonexistent")
         }
     }
 

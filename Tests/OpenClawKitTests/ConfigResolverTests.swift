@@ -158,7 +158,7 @@ let precedenceCases: [PrecedenceCase] = [
         let choice = try ConnectionResolver.chooseURL(options: c.options, config: config, environment: env)
         let credentials = try ConnectionResolver.resolveCredentials(
             options: c.options, config: config, environment: env, urlOverride: choice.override,
-            isRemote: config.isRemoteMode)
+            isRemote: config.isRemoteMode, stateDirectory: dir.sub("state"))
         return (choice, credentials.token, credentials.password)
     }
 

@@ -12,6 +12,10 @@ public enum ConfigError: Error, Sendable, Equatable {
     case secretRefUnresolved(key: String, variable: String, path: String)
     /// A secret ref whose source this client cannot resolve (`file`, `exec`, `${pass:…}`, plugins).
     case unsupportedSecretRef(key: String, source: String, path: String)
+    /// A `store` secret ref names a secret the state database does not hold (or an invalid name).
+    case storedSecretMissing(key: String, name: String, path: String)
+    /// A `store` secret ref could not be read: the state database is damaged, locked or unreadable.
+    case secretStoreUnavailable(key: String, path: String, StateDatabaseError)
     case invalidURL(url: String, source: SettingSource)
     /// `ws://` to a host that is not loopback.
     case insecureWebSocket(url: String, source: SettingSource)

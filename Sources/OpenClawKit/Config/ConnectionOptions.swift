@@ -42,6 +42,8 @@ public struct ResolvedConnection: Sendable, Equatable {
     /// True when the URL came from `--url` or the environment rather than the config file. The official
     /// client never falls back to stored device tokens for such a URL unless credentials were given explicitly.
     public var urlIsOverride: Bool
+    /// `gateway.mode` is `remote`: the gateway is not this machine's own.
+    public var isRemoteMode: Bool
     public var token: Secret?
     /// The token or token-file option, `OPENCLAW_GATEWAY_TOKEN`, `gateway.auth.token`, … or `.none`.
     public var tokenSource: SettingSource

@@ -51,7 +51,7 @@ public enum ConnectionResolver {
         // Credentials.
         let credentials = try resolveCredentials(
             options: options, config: config, environment: environment,
-            urlOverride: choice.override, isRemote: isRemote)
+            urlOverride: choice.override, isRemote: isRemote, stateDirectory: stateDirectory)
 
         // TLS pin.
         var fingerprint: [UInt8]? = nil
@@ -67,7 +67,7 @@ public enum ConnectionResolver {
         }
 
         return ResolvedConnection(
-            url: url, urlSource: urlSource, urlIsOverride: choice.override != nil,
+            url: url, urlSource: urlSource, urlIsOverride: choice.override != nil, isRemoteMode: isRemote,
             token: credentials.token.map { Secret($0.value) }, tokenSource: credentials.token?.source ?? .none,
             password: credentials.password.map { Secret($0.value) },
             passwordSource: credentials.password?.source ?? .none,
@@ -118,7 +118,7 @@ public enum ConnectionResolver {
 
     static func resolveCredentials(
         options: ConnectionOptions, config: GatewayConfigFile, environment: Environment,
-        urlOverride: URLOverride?, isRemote: Bool
+        urlOverride: URLOverride?, isRemote: Bool, stateDirectory: String
     ) throws(ConfigError) -> (token: Found?, password: Found?) {
         // Explicit flags win alone.
         var explicitToken: Found? = nil
@@ -155,7 +155,7 @@ public enum ConnectionResolver {
         let remotePassword = try config.secretInput("gateway", "remote", "password")
         func fromConfig(_ input: SecretInput, _ key: String, placeholderIsUnset: Bool = false) -> Candidate {
             Candidate(source: .configKey(key, path: config.path)) { () throws(ConfigError) -> String? in
-                let value = try config.resolve(input, key: key, environment: environment)
+                let value = try config.resolve(input, key: key, environment: environment, stateDirectory: stateDirectory)
                 return placeholderIsUnset && value == placeholderToken ? nil : value
             }
         }
@@ -203,7 +203,7 @@ public enum ConnectionResolver {
                 if let value = try candidate.read() { return Found(value: value, source: candidate.source) }
             } catch {
                 switch error {
-                case .secretRefUnresolved, .unsupportedSecretRef:
+                case .secretRefUnresolved, .unsupportedSecretRef, .storedSecretMissing:
                     if deferred == nil { deferred = error }
                 default:
                     throw error

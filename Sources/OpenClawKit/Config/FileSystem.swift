@@ -19,6 +19,13 @@ enum FileSystem {
         return stat(path, &info) == 0
     }
 
+    /// Whether anything, a dangling symlink included, is at `path`; an error other than "no such file"
+    /// counts as something being there.
+    static func lexists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 || errno != ENOENT
+    }
+
     static func isDirectory(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR

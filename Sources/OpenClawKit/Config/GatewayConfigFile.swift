@@ -92,12 +92,23 @@ public struct GatewayConfigFile: Sendable {
 
     /// Turns a secret input into its value: `${VAR}` substituted, env refs read, other sources refused.
     /// Returns nil for an absent or blank credential.
-    func resolve(_ input: SecretInput, key: String, environment: Environment) throws(ConfigError) -> String? {
+    /// `store` refs read the state database of `stateDirectory`.
+    func resolve(_ input: SecretInput, key: String, environment: Environment,
+                 stateDirectory: String) throws(ConfigError) -> String? {
         switch input {
         case .absent:
             return nil
         case .text(let raw):
             return TextTrim.nonEmpty(try ConfigText.substitute(raw, key: key, path: path, environment: environment))
+        case .ref("store", _, let id):
+            do {
+                return try StoredSecrets.value(named: id, in: StateDatabase(path: StateDatabase.path(stateDirectory: stateDirectory)))
+            } catch {
+                switch error {
+                case .invalidName, .notFound: throw .storedSecretMissing(key: key, name: id, path: path)
+                case .unavailable(let problem): throw .secretStoreUnavailable(key: key, path: path, problem)
+                }
+            }
         case .ref(let source, let provider, let id):
             guard source == "env" else { throw .unsupportedSecretRef(key: key, source: source, path: path) }
             let providerName = provider == "default"

@@ -13,11 +13,22 @@ public struct StoredDeviceToken: Sendable, Equatable {
     }
 }
 
+/// Where device tokens are kept: the state database's rows, or the pre-database JSON file.
+public protocol DeviceTokenStore: Sendable {
+    /// The stored token for this device and role, or nil.
+    func token(deviceId: String, role: String) throws(IdentityError) -> StoredDeviceToken?
+    /// Stores (or replaces) the token for this device and role.
+    @discardableResult
+    func save(deviceId: String, role: String, token: Secret, scopes: [String]) throws(IdentityError) -> StoredDeviceToken
+    /// Forgets the token for this device and role (after the gateway rejected it).
+    func remove(deviceId: String, role: String) throws(IdentityError)
+}
+
 /// `<state>/identity/device-auth.json` in the official format (openclaw/openclaw `src/infra/device-auth-store.ts`,
 /// `src/shared/device-auth-store.ts`): `{"version":1,"deviceId":…,"tokens":{"<role>":{"token","role","scopes",
 /// "updatedAtMs"}}}`, one device per file, written 0600 and atomically. An unreadable or foreign file reads as
 /// empty (as in the official store) and is replaced on the next save.
-public struct DeviceAuthStore: Sendable {
+public struct DeviceAuthStore: DeviceTokenStore {
     public let path: String
 
     public init(stateDirectory: String) {

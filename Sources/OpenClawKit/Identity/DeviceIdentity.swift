@@ -37,10 +37,21 @@ public struct DeviceIdentity: Sendable, CustomStringConvertible {
         Paths.join(stateDirectory, "identity", "device.json")
     }
 
+    /// This client's identity in `stateDirectory`, kept where the official CLI keeps it (`StateLayout`):
+    /// the state database's `primary` row when there is a database, else `identity/device.json`.
+    /// Created there when missing; one that exists but cannot be used is an error, never replaced.
+    public static func loadOrCreate(stateDirectory: String) throws(IdentityError) -> DeviceIdentity {
+        switch StateLayout(stateDirectory: stateDirectory) {
+        case .database(let database):
+            return try DatabaseIdentity.loadOrCreate(database: database, stateDirectory: stateDirectory)
+        case .files:
+            return try loadOrCreateFile(stateDirectory: stateDirectory)
+        }
+    }
+
     /// Loads `<state>/identity/device.json` (the official PEM format or the Apple apps' raw-base64 shape),
     /// or creates it (directory 0700, file 0600, written atomically) when it does not exist.
-    /// A file that exists but cannot be used is an error, never silently replaced.
-    public static func loadOrCreate(stateDirectory: String) throws(IdentityError) -> DeviceIdentity {
+    static func loadOrCreateFile(stateDirectory: String) throws(IdentityError) -> DeviceIdentity {
         let path = path(stateDirectory: stateDirectory)
         if let existing = try DeviceIdentityFile.load(path: path) { return existing }
         let key: Ed25519PrivateKey

@@ -6,6 +6,8 @@ public enum IdentityError: Error, Sendable, Equatable, CustomStringConvertible {
     case corrupt(path: String, reason: String)
     case cannotWrite(path: String, reason: String)
     case crypto(operation: String)
+    /// The state database (identity row or device tokens) could not be used.
+    case stateDatabase(StateDatabaseError)
 
     public var description: String {
         switch self {
@@ -18,6 +20,8 @@ public enum IdentityError: Error, Sendable, Equatable, CustomStringConvertible {
             return "cannot write \(path): \(reason)"
         case .crypto(let operation):
             return "device identity: \(operation) failed"
+        case .stateDatabase(let error):
+            return error.description
         }
     }
 }

@@ -32,7 +32,7 @@ public final class GatewaySession {
             guard case .authenticationFailed(_, let shape?) = error,
                   ["AUTH_DEVICE_TOKEN_MISMATCH", "AUTH_TOKEN_MISMATCH"].contains(shape.detailsCode ?? ""),
                   let identity = options.identity,  // loaded by the handshake that failed
-                  storedDeviceToken(for: options, identity: identity) != nil  // which sent it
+                  (try? storedDeviceToken(for: options, identity: identity)) != nil  // which sent it
             else { throw error }
             try? options.deviceAuthStore?.remove(deviceId: identity.deviceId, role: ConnectRequest.role)
             return try Handshake(options: options, mayUseStoredToken: false).run(deadline: deadline)
@@ -40,9 +40,14 @@ public final class GatewaySession {
     }
 
     /// The device token an earlier hello-ok gave this device, sent when no shared token is given.
-    static func storedDeviceToken(for options: SessionOptions, identity: DeviceIdentity) -> String? {
+    /// A store that cannot be read fails the handshake as an unusable identity does (exit 4).
+    static func storedDeviceToken(for options: SessionOptions, identity: DeviceIdentity) throws(GatewayError) -> String? {
         guard options.token == nil else { return nil }
-        return options.deviceAuthStore?.token(deviceId: identity.deviceId, role: ConnectRequest.role)?.token.value
+        do {
+            return try options.deviceAuthStore?.token(deviceId: identity.deviceId, role: ConnectRequest.role)?.token.value
+        } catch {
+            throw .authenticationFailed(.identityUnusable(error), nil)
+        }
     }
 
     init(socket: WebSocketConnection, hello: HelloOk, handshakeFrames: [JSONValue], warnings: [String],

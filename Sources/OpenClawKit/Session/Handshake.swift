@@ -27,8 +27,10 @@ struct Handshake {
         }
         do throws(GatewayError) {
             let identity = try identity()
-            let storedDeviceToken = mayUseStoredToken
-                ? identity.flatMap { GatewaySession.storedDeviceToken(for: options, identity: $0) } : nil
+            var storedDeviceToken: String? = nil
+            if mayUseStoredToken, let identity {
+                storedDeviceToken = try GatewaySession.storedDeviceToken(for: options, identity: identity)
+            }
             let challenge = try waitForChallenge(socket, deadline: deadline)
             let request = try connectRequest(challenge: challenge, identity: identity, storedDeviceToken: storedDeviceToken)
             let frame: JSONValue = [

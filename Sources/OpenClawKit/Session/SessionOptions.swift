@@ -16,7 +16,7 @@ public struct SessionOptions: Sendable {
         set { identitySource = newValue.map(DeviceIdentitySource.init) }
     }
     /// Where device tokens are kept; nil to neither read nor store them.
-    public var deviceAuthStore: DeviceAuthStore?
+    public var deviceAuthStore: (any DeviceTokenStore)?
     public var scopes: [String] = ConnectRequest.defaultScopes
     public var clientVersion: String
     /// Bound on socket, TLS, upgrade, challenge and hello-ok together.

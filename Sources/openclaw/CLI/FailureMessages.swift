@@ -8,7 +8,10 @@ enum FailureMessages {
         switch error {
         case let failure as CommandFailure: return failure
         case let error as GatewayError: return CommandFailure(ExitStatus(error), sentence(for: error))
-        case let error as ConfigError: return CommandFailure(.usage, sentence(for: error))
+        case let error as ConfigError:
+            // A damaged or locked state database is the same trouble wherever it shows: exit 4.
+            if case .secretStoreUnavailable = error { return CommandFailure(.authentication, sentence(for: error)) }
+            return CommandFailure(.usage, sentence(for: error))
         case let error as UsageError: return CommandFailure(.usage, error.message)
         default: return CommandFailure(.protocolError, "\(error)")
         }
@@ -81,6 +84,11 @@ enum FailureMessages {
         case .unsupportedSecretRef(let key, let source, let path):
             return "config file \(path): \(key) is a \"\(source)\" secret ref, which this client cannot resolve;"
                 + " pass --token or --token-file (or set OPENCLAW_GATEWAY_TOKEN / OPENCLAW_GATEWAY_PASSWORD)"
+        case .storedSecretMissing(let key, let name, let path):
+            return "config file \(path): \(key) is a secret ref to the stored secret \(name), which the OpenClaw"
+                + " state database does not hold (store it with the official CLI, or pass --token/--token-file)"
+        case .secretStoreUnavailable(let key, let path, let problem):
+            return "config file \(path): \(key): \(problem)"
         case .invalidURL(let url, let source):
             return "invalid gateway URL \"\(url)\" from \(name(of: source)): expected ws://host[:port][/path] or wss://…"
         case .insecureWebSocket(let url, let source):

@@ -38,8 +38,12 @@ enum ConnectionSetup {
             options.identitySource = DeviceIdentitySource { () throws(IdentityError) in
                 try DeviceIdentity.loadOrCreate(stateDirectory: stateDirectory)
             }
-            // A device token belongs to the configured gateway: never send it to a URL given on the side.
-            if !resolved.urlIsOverride { options.deviceAuthStore = DeviceAuthStore(stateDirectory: resolved.stateDirectory) }
+            // A device token belongs to the gateway that issued it: the database files each target's
+            // apart; the older JSON file holds only the configured gateway's.
+            options.deviceAuthStore = StateLayout(stateDirectory: stateDirectory).deviceTokenStore(
+                stateDirectory: stateDirectory, url: resolved.url, pinnedSHA256: resolved.tlsFingerprint,
+                isConfiguredLocalGateway: !resolved.urlIsOverride && !resolved.isRemoteMode,
+                isOverride: resolved.urlIsOverride)
         }
         if global.trace {
             let trace = TraceWriter(stream: context.console.err, clock: context.clock)
