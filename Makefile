@@ -13,7 +13,7 @@ COMMIT := $(shell c=$$(git rev-parse --short=12 HEAD 2>/dev/null) && { git diff 
 RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath
 # `make dist` links OpenSSL and SQLite statically too, in its own scratch directory.
 DIST_SCRATCH := .build-dist
-STATIC_LIBS := $(CURDIR)/.build-dist-libs
+STATIC_OPENSSL := $(CURDIR)/.build-dist-openssl
 
 .PHONY: help build release test demo bench install uninstall completions man clean fuzz deb dist dist-build package-test
 
@@ -97,8 +97,8 @@ dist: dist-build
 	packaging/build-dist.sh $(DIST_SCRATCH)/release/openclaw $(VERSION) $(PACKAGES)
 
 dist-build:
-	packaging/static-libs.sh $(STATIC_LIBS)
-	PKG_CONFIG_PATH=$(STATIC_LIBS) OPENCLAW_COMMIT=$(COMMIT) \
+	packaging/static-openssl.sh $(STATIC_OPENSSL)
+	PKG_CONFIG_PATH=$(STATIC_OPENSSL) OPENCLAW_COMMIT=$(COMMIT) \
 		$(SWIFT) build $(RELEASE_FLAGS) --product openclaw --scratch-path $(DIST_SCRATCH)
 
 # libFuzzer harnesses (fuzz/README.md): build into fuzz/bin, run each target for FUZZ_SECONDS.
@@ -107,4 +107,4 @@ fuzz:
 	FUZZ_SECONDS=$(FUZZ_SECONDS) fuzz/fuzz.sh all
 
 clean:
-	rm -rf .build .build-dist .build-dist-libs .build-pkg $(PACKAGES)
+	rm -rf .build .build-dist .build-dist-openssl .build-pkg $(PACKAGES)

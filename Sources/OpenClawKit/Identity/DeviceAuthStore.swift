@@ -22,6 +22,12 @@ public protocol DeviceTokenStore: Sendable {
     func save(deviceId: String, role: String, token: Secret, scopes: [String]) throws(IdentityError) -> StoredDeviceToken
     /// Forgets the token for this device and role (after the gateway rejected it).
     func remove(deviceId: String, role: String) throws(IdentityError)
+    /// Lets go of what the store holds open between uses (a database connection), if anything.
+    func close()
+}
+
+extension DeviceTokenStore {
+    public func close() {}
 }
 
 /// `<state>/identity/device-auth.json` in the official format (openclaw/openclaw `src/infra/device-auth-store.ts`,

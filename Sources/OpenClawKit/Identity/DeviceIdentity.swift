@@ -41,7 +41,14 @@ public struct DeviceIdentity: Sendable, CustomStringConvertible {
     /// the state database's `primary` row when there is a database, else `identity/device.json`.
     /// Created there when missing; one that exists but cannot be used is an error, never replaced.
     public static func loadOrCreate(stateDirectory: String) throws(IdentityError) -> DeviceIdentity {
-        switch StateLayout(stateDirectory: stateDirectory) {
+        let layout = StateLayout(stateDirectory: stateDirectory)
+        defer { if case .database(let database) = layout { database.close() } }
+        return try loadOrCreate(stateDirectory: stateDirectory, layout: layout)
+    }
+
+    /// The same, in a layout already looked at (whose database connection the caller closes).
+    public static func loadOrCreate(stateDirectory: String, layout: StateLayout) throws(IdentityError) -> DeviceIdentity {
+        switch layout {
         case .database(let database):
             return try DatabaseIdentity.loadOrCreate(database: database, stateDirectory: stateDirectory)
         case .files:

@@ -26,6 +26,7 @@ public final class GatewaySession {
     /// Connects and authenticates by `deadline`. A refused stored device token is dropped
     /// and the handshake tried once more with the shared credentials.
     public static func open(_ options: SessionOptions, deadline: Deadline) throws(GatewayError) -> GatewaySession {
+        defer { options.deviceAuthStore?.close() }  // the state database is not needed after the handshake
         do throws(GatewayError) {
             return try Handshake(options: options, mayUseStoredToken: true).run(deadline: deadline)
         } catch {

@@ -51,7 +51,7 @@ public struct DatabaseDeviceTokens: DeviceTokenStore {
         JSONValue(entry.scopes).write(to: &scopesJSON)
         let values: [SQLiteValue] = [.text(deviceId), .text(entry.role), .text(token.value),
                                      .text(String(decoding: scopesJSON, as: UTF8.self)), .integer(entry.updatedAtMs)]
-        try run { db throws(SQLiteError) in
+        _ = try run { db throws(SQLiteError) in
             try db.writeTransaction { () throws(SQLiteError) in
                 switch target {
                 case .configuredGateway:
@@ -74,7 +74,7 @@ public struct DatabaseDeviceTokens: DeviceTokenStore {
 
     public func remove(deviceId: String, role: String) throws(IdentityError) {
         let role = TextTrim.trimmed(role)
-        try run { db throws(SQLiteError) in
+        _ = try run { db throws(SQLiteError) in
             try db.writeTransaction { () throws(SQLiteError) in
                 switch target {
                 case .configuredGateway:
@@ -86,6 +86,8 @@ public struct DatabaseDeviceTokens: DeviceTokenStore {
             }
         }
     }
+
+    public func close() { database.close() }
 
     /// `body` on an open connection, after the check the official store makes before every use.
     private func run<T>(_ body: (SQLiteConnection) throws(SQLiteError) -> T) throws(IdentityError) -> T {

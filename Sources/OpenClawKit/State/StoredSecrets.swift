@@ -12,6 +12,7 @@ public enum StoredSecrets {
     public static func value(named name: String, in database: StateDatabase?) throws(Failure) -> String {
         guard isValidName(name) else { throw .invalidName }
         guard let database, FileSystem.exists(database.path) else { throw .notFound }
+        defer { database.close() }
         let row: [SQLiteValue]?
         do {
             row = try database.withConnection { db throws(SQLiteError) in

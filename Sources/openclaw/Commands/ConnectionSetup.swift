@@ -35,12 +35,15 @@ enum ConnectionSetup {
         if !resolved.url.isSecure { OpenSSLRuntime.skipErrorStringsWithoutTLS() }
         if !global.noDevice {
             let stateDirectory = resolved.stateDirectory
+            // One look at the state directory; in the database layout the identity and the token rows
+            // share one connection, which the session closes after the handshake.
+            let layout = StateLayout(stateDirectory: stateDirectory)
             options.identitySource = DeviceIdentitySource { () throws(IdentityError) in
-                try DeviceIdentity.loadOrCreate(stateDirectory: stateDirectory)
+                try DeviceIdentity.loadOrCreate(stateDirectory: stateDirectory, layout: layout)
             }
             // A device token belongs to the gateway that issued it: the database files each target's
             // apart; the older JSON file holds only the configured gateway's.
-            options.deviceAuthStore = StateLayout(stateDirectory: stateDirectory).deviceTokenStore(
+            options.deviceAuthStore = layout.deviceTokenStore(
                 stateDirectory: stateDirectory, url: resolved.url, pinnedSHA256: resolved.tlsFingerprint,
                 isConfiguredLocalGateway: !resolved.urlIsOverride && !resolved.isRemoteMode,
                 isOverride: resolved.urlIsOverride)
