@@ -10,7 +10,7 @@ FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 SWIFTC=${SWIFTC:-swiftc}
 BIN=fuzz/bin
 OUT=fuzz/out
-FLAGS="-O -g -sanitize=fuzzer,address -parse-as-library -package-name openclaw -I Sources/COpenSSL -I $BIN/cbuildinfo"
+FLAGS="-O -g -sanitize=fuzzer,address -parse-as-library -package-name openclaw -I Sources/COpenSSL -I Sources/CSQLite -I $BIN/cbuildinfo"
 
 harness() {
     case $1 in
@@ -59,7 +59,7 @@ build() {
         echo "fuzz: linking $BIN/$target"
         # shellcheck disable=SC2086
         $SWIFTC $FLAGS -I $BIN/mod -module-name "$name" fuzz/harness/FuzzSupport.swift "fuzz/harness/$name.swift" \
-            $BIN/OpenClawKit.o $BIN/cbuildinfo/BuildInfo.o -lssl -lcrypto -o "$BIN/$target"
+            $BIN/OpenClawKit.o $BIN/cbuildinfo/BuildInfo.o -lssl -lcrypto -lsqlite3 -o "$BIN/$target"
     done
 }
 
