@@ -5,12 +5,19 @@ import PackageDescription
 // Only hex digits and "-dirty" get through, so nothing odd reaches the C compiler's command line.
 let commit = (Context.environment["OPENCLAW_COMMIT"] ?? "").filter { "0123456789abcdef-dirty".contains($0) }
 
+// Release builds optimise across the layers' module boundaries, as one module did before the split
+// (the frame scanner, the WebSocket decoder and the session loop are each other's hot paths).
+let optimized: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
+
 let package = Package(
     name: "openclaw",
     products: [
         .executable(name: "openclaw", targets: ["openclaw"]),
         .executable(name: "openclaw-gateway-sim", targets: ["openclaw-gateway-sim"]),
-        .library(name: "OpenClawKit", targets: ["OpenClawKit"]),
+        // The client library, layer by layer (ARCHITECTURE.md); `ClawSession` is its top.
+        .library(name: "ClawGatewayClient", targets: [
+            "ClawSystem", "ClawJSON", "ClawCrypto", "ClawTransport", "ClawProtocol", "ClawState", "ClawSession",
+        ]),
     ],
     targets: [
         // libssl + libcrypto from the system; Shim.h wraps the macros Swift cannot import.
@@ -23,17 +30,30 @@ let package = Package(
         // Linked from its static archive: Debian's libsqlite3.so is built BIND_NOW, and resolving its
         // ~1,600 symbols cost every start of every command 1.3 M instructions (19 % of `version`).
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
-        .target(name: "OpenClawKit", dependencies: ["COpenSSL", "CSQLite"],
-                linkerSettings: [.unsafeFlags(["-Xlinker", "-l:libsqlite3.a"])]),
+
+        // The library, bottom to top. Each layer depends only on layers below it, so reaching upward
+        // is a compile error; `make check-layers` (run by `make test`) holds the order and the rule
+        // that only ClawSystem imports Glibc.
+        .target(name: "ClawSystem", swiftSettings: optimized),
+        .target(name: "ClawJSON", dependencies: ["ClawSystem"], swiftSettings: optimized),
+        .target(name: "ClawCrypto", dependencies: ["COpenSSL"], swiftSettings: optimized),
+        .target(name: "ClawTransport", dependencies: ["ClawSystem", "ClawCrypto", "COpenSSL"], swiftSettings: optimized),
+        .target(name: "ClawProtocol", dependencies: ["ClawSystem", "ClawJSON"], swiftSettings: optimized),
+        .target(name: "ClawState", dependencies: ["ClawSystem", "ClawJSON", "ClawCrypto", "ClawTransport", "CSQLite"],
+                swiftSettings: optimized, linkerSettings: [.unsafeFlags(["-Xlinker", "-l:libsqlite3.a"])]),
+        .target(name: "ClawSession",
+                dependencies: ["ClawSystem", "ClawJSON", "ClawCrypto", "ClawTransport", "ClawProtocol", "ClawState"],
+                swiftSettings: optimized),
+
         .target(
             name: "CBuildInfo",
             cSettings: commit.isEmpty ? [] : [.define("OPENCLAW_COMMIT", to: "\"\(commit)\"")]
         ),
-        .executableTarget(name: "openclaw", dependencies: ["OpenClawKit", "CBuildInfo"]),
-        .executableTarget(name: "openclaw-gateway-sim", dependencies: ["OpenClawKit"]),
-        .testTarget(name: "OpenClawKitTests", dependencies: ["OpenClawKit"]),
+        .executableTarget(name: "openclaw", dependencies: ["ClawSession", "CBuildInfo"], swiftSettings: optimized),
+        .executableTarget(name: "openclaw-gateway-sim", dependencies: ["ClawSession"], swiftSettings: optimized),
+        .testTarget(name: "ClawLibraryTests", dependencies: ["ClawSession"]),
         // The frame schema is read from the source tree by the simulator conformance tests.
-        .testTarget(name: "openclawTests", dependencies: ["OpenClawKit", "openclaw", "CSQLite"],
+        .testTarget(name: "openclawTests", dependencies: ["ClawSession", "openclaw", "CSQLite"],
                     exclude: ["Simulator/Schema/gateway-frames.schema.json"]),
     ],
     swiftLanguageModes: [.v6]

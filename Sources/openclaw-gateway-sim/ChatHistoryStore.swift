@@ -1,5 +1,11 @@
 import Foundation
-import OpenClawKit
+import ClawSystem
+import ClawJSON
+import ClawCrypto
+import ClawTransport
+import ClawProtocol
+import ClawState
+import ClawSession
 
 /// In-memory transcripts per session. Messages are kept display-sanitised and pre-encoded, so a
 /// `chat.history` answer is assembled from bytes (it must stay fast for the benchmark).

@@ -1,4 +1,10 @@
-import OpenClawKit
+import ClawSystem
+import ClawJSON
+import ClawCrypto
+import ClawTransport
+import ClawProtocol
+import ClawState
+import ClawSession
 
 /// Checks a connect's `device` block like the real server (§3.3): id, clock skew, nonce, then the
 /// v3 and v2 signature payloads, in that order.

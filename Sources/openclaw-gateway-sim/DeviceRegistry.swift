@@ -1,5 +1,11 @@
 import Foundation
-import OpenClawKit
+import ClawSystem
+import ClawJSON
+import ClawCrypto
+import ClawTransport
+import ClawProtocol
+import ClawState
+import ClawSession
 
 /// Paired devices, their device tokens and pending pairing requests (in memory, like a fresh gateway).
 final class DeviceRegistry: @unchecked Sendable {

@@ -1,5 +1,11 @@
 import Foundation
-import OpenClawKit
+import ClawSystem
+import ClawJSON
+import ClawCrypto
+import ClawTransport
+import ClawProtocol
+import ClawState
+import ClawSession
 
 /// The `--log` file: every frame in and out as one NDJSON line `{"dir","conn","frame"}`, flushed per line
 /// so tests can read it while the simulator runs. Frames that are not JSON are logged as strings.

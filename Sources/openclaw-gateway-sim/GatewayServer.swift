@@ -1,5 +1,11 @@
 import Foundation
-import OpenClawKit
+import ClawSystem
+import ClawJSON
+import ClawCrypto
+import ClawTransport
+import ClawProtocol
+import ClawState
+import ClawSession
 
 /// The listening socket, the connections, the tick timer and orderly shutdown.
 final class GatewayServer: @unchecked Sendable {

@@ -1,4 +1,10 @@
-import OpenClawKit
+import ClawSystem
+import ClawJSON
+import ClawCrypto
+import ClawTransport
+import ClawProtocol
+import ClawState
+import ClawSession
 
 /// Who a connection turned out to be once `connect` succeeded.
 struct AcceptedClient: Sendable {

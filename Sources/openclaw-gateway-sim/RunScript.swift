@@ -1,5 +1,11 @@
 import Foundation
-import OpenClawKit
+import ClawSystem
+import ClawJSON
+import ClawCrypto
+import ClawTransport
+import ClawProtocol
+import ClawState
+import ClawSession
 
 /// `--script FILE`: the exact frames every `chat.send` (and `agent`) run replays instead of the
 /// `--reply` agent, so client tests can drive duplicates, reordering, `replace`, `status`, tool

@@ -1,5 +1,11 @@
 import Foundation
-import OpenClawKit
+import ClawSystem
+import ClawJSON
+import ClawCrypto
+import ClawTransport
+import ClawProtocol
+import ClawState
+import ClawSession
 
 /// Plays a `--script` for one run. Chat and agent steps are broadcast like the scripted agent's
 /// events (outer `seq` as usual); frame and text steps go to the same readers unnumbered.

@@ -1,5 +1,11 @@
 import Foundation
-import OpenClawKit
+import ClawSystem
+import ClawJSON
+import ClawCrypto
+import ClawTransport
+import ClawProtocol
+import ClawState
+import ClawSession
 
 // openclaw-gateway-sim: see SimulatorOptions.helpText.
 signal(SIGPIPE, SIG_IGN)

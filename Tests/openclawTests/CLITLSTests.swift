@@ -1,6 +1,12 @@
 import Foundation
 import Testing
-import OpenClawKit
+import ClawSystem
+import ClawJSON
+import ClawCrypto
+import ClawTransport
+import ClawProtocol
+import ClawState
+import ClawSession
 
 /// `wss://` end to end: the simulator serves TLS with a certificate the test makes with openssl.
 @Suite struct CLITLSTests {

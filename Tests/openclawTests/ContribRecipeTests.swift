@@ -1,7 +1,13 @@
 import Foundation
 import Testing
-import OpenClawKit
 @testable import openclaw
+import ClawSystem
+import ClawJSON
+import ClawCrypto
+import ClawTransport
+import ClawProtocol
+import ClawState
+import ClawSession
 
 /// The cron line (contrib/cron/openclaw.crontab) and the systemd user unit
 /// (contrib/systemd/openclaw-watch.service), run as cron and systemd would run them against the

@@ -1,6 +1,12 @@
 import Testing
-import OpenClawKit
 @testable import openclaw
+import ClawSystem
+import ClawJSON
+import ClawCrypto
+import ClawTransport
+import ClawProtocol
+import ClawState
+import ClawSession
 
 /// The one mapping from the library's typed reasons to the sentences and exit statuses users see.
 @Suite struct FailureMessagesTests {

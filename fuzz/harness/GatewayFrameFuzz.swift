@@ -11,7 +11,7 @@ private func hasUnredactedSecret(_ value: JSONValue) -> Bool {
     switch value {
     case .object(let object):
         return object.members.contains { member in
-            if Redaction.isSecretKey(member.key), case .string(let text) = member.value, text != Redaction.placeholder { return true }
+            if SecretKeyName.matches(member.key), case .string(let text) = member.value, text != Redaction.placeholder { return true }
             return hasUnredactedSecret(member.value)
         }
     case .array(let items): return items.contains(where: hasUnredactedSecret)

@@ -1,4 +1,10 @@
-import OpenClawKit
+import ClawSystem
+import ClawJSON
+import ClawCrypto
+import ClawTransport
+import ClawProtocol
+import ClawState
+import ClawSession
 
 /// The exit statuses of docs/cli.md; scripts depend on these numbers.
 enum ExitStatus: Int32 {

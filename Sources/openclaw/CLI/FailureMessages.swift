@@ -1,4 +1,10 @@
-import OpenClawKit
+import ClawSystem
+import ClawJSON
+import ClawCrypto
+import ClawTransport
+import ClawProtocol
+import ClawState
+import ClawSession
 
 /// The one place where the library's typed reasons become the sentences and exit statuses users
 /// see. The library never names a flag; these messages do, so they change with the command table.

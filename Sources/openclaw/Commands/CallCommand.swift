@@ -1,5 +1,11 @@
 import Glibc
-import OpenClawKit
+import ClawSystem
+import ClawJSON
+import ClawCrypto
+import ClawTransport
+import ClawProtocol
+import ClawState
+import ClawSession
 
 /// `openclaw call METHOD [PARAMS]` and `call --batch`: raw RPC.
 enum CallCommand {

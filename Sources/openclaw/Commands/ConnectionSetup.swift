@@ -1,4 +1,10 @@
-import OpenClawKit
+import ClawSystem
+import ClawJSON
+import ClawCrypto
+import ClawTransport
+import ClawProtocol
+import ClawState
+import ClawSession
 
 /// Turns the global flags, environment and config file into `SessionOptions`.
 enum ConnectionSetup {

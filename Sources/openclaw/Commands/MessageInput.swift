@@ -1,5 +1,11 @@
 import Glibc
-import OpenClawKit
+import ClawSystem
+import ClawJSON
+import ClawCrypto
+import ClawTransport
+import ClawProtocol
+import ClawState
+import ClawSession
 
 /// Where `send` gets its message: arguments, `--file`, or stdin.
 enum MessageInput {

@@ -1,4 +1,10 @@
-import OpenClawKit
+import ClawSystem
+import ClawJSON
+import ClawCrypto
+import ClawTransport
+import ClawProtocol
+import ClawState
+import ClawSession
 
 /// Sends one request and waits for its response, printing unrelated frames only with `--raw`.
 func request(_ method: String, params: JSONValue?, on session: GatewaySession, context: CommandContext,

@@ -1,4 +1,10 @@
-import OpenClawKit
+import ClawSystem
+import ClawJSON
+import ClawCrypto
+import ClawTransport
+import ClawProtocol
+import ClawState
+import ClawSession
 
 /// Per-run `seq` tracking for `watch`: one `SequenceTracker` per run that has not ended, bounded so
 /// that runs which never end visibly cannot grow it over days. The run of the last event is kept

@@ -1,5 +1,11 @@
 import Glibc
-import OpenClawKit
+import ClawSystem
+import ClawJSON
+import ClawCrypto
+import ClawTransport
+import ClawProtocol
+import ClawState
+import ClawSession
 
 /// `openclaw send`: chat.send, then the run's chat (and agent) events until it ends.
 enum SendCommand {

@@ -1,5 +1,11 @@
 import Glibc
-import OpenClawKit
+import ClawSystem
+import ClawJSON
+import ClawCrypto
+import ClawTransport
+import ClawProtocol
+import ClawState
+import ClawSession
 
 /// `openclaw watch`: a self-healing event stream. See docs/cli.md "watch".
 enum WatchCommand {

@@ -1,5 +1,11 @@
 import Glibc
-import OpenClawKit
+import ClawSystem
+import ClawJSON
+import ClawCrypto
+import ClawTransport
+import ClawProtocol
+import ClawState
+import ClawSession
 
 /// What the single-threaded command loop wakes up for.
 enum LoopEvent {

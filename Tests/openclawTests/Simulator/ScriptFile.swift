@@ -1,5 +1,11 @@
 import Foundation
-import OpenClawKit
+import ClawSystem
+import ClawJSON
+import ClawCrypto
+import ClawTransport
+import ClawProtocol
+import ClawState
+import ClawSession
 
 /// A `--script` file for the simulator (format: `openclaw-gateway-sim --help`), written to a
 /// temporary path and removed when released:

@@ -1,6 +1,12 @@
 import Foundation
 import Testing
-import OpenClawKit
+import ClawSystem
+import ClawJSON
+import ClawCrypto
+import ClawTransport
+import ClawProtocol
+import ClawState
+import ClawSession
 
 @Suite(.serialized) struct SimulatorSmokeTests {
     @Test func deviceConnectGetsHelloOkAndChatStreams() throws {

@@ -1,4 +1,10 @@
-import OpenClawKit
+import ClawSystem
+import ClawJSON
+import ClawCrypto
+import ClawTransport
+import ClawProtocol
+import ClawState
+import ClawSession
 
 /// What a rejected handshake produced: the error `res` (if any) and the close that followed it.
 struct HandshakeRejection {

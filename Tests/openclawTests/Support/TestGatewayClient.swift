@@ -1,5 +1,11 @@
 import Foundation
-import OpenClawKit
+import ClawSystem
+import ClawJSON
+import ClawCrypto
+import ClawTransport
+import ClawProtocol
+import ClawState
+import ClawSession
 
 /// A minimal gateway client for end-to-end tests: WebSocket + JSON, reads the challenge, builds and
 /// signs `connect`, sends requests, reads frames (and the close that ends them).

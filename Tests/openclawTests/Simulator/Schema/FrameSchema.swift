@@ -1,5 +1,11 @@
 import Foundation
-import OpenClawKit
+import ClawSystem
+import ClawJSON
+import ClawCrypto
+import ClawTransport
+import ClawProtocol
+import ClawState
+import ClawSession
 
 /// Checks what a simulator sent (its `--log`) against gateway-frames.schema.json: each outgoing
 /// frame's envelope, each event's payload by event name, each successful response's payload by

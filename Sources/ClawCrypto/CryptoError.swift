@@ -1,0 +1,30 @@
+import COpenSSL
+
+/// A failure inside OpenSSL, carrying the operation and OpenSSL's own reason.
+public struct CryptoError: Error, CustomStringConvertible, Sendable {
+    public let operation: String
+    public let reason: String
+
+    init(_ operation: String) {
+        self.operation = operation
+        self.reason = CryptoError.drainOpenSSLErrors()
+    }
+
+    public var description: String {
+        reason.isEmpty ? "\(operation) failed" : "\(operation) failed: \(reason)"
+    }
+
+    /// Empties OpenSSL's thread-local error queue and returns its most recent entry as text.
+    public static func drainOpenSSLErrors() -> String {
+        var last: UInt = 0
+        while true {
+            let code = ERR_get_error()
+            if code == 0 { break }
+            last = code
+        }
+        guard last != 0 else { return "" }
+        var buffer = [CChar](repeating: 0, count: 256)
+        ERR_error_string_n(last, &buffer, buffer.count)
+        return String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

@@ -1,0 +1,30 @@
+import COpenSSL
+
+/// Process-wide OpenSSL start-up for short-lived commands.
+public enum OpenSSLRuntime {
+    /// Set once by `prepareForShortLivedProcess`, before any thread or OpenSSL call exists.
+    nonisolated(unsafe) private static var configDeferred = false
+
+    /// Skips OpenSSL's atexit cleanup and its legacy name tables, and defers reading openssl.cnf until
+    /// TLS needs it (see the shim): together about 5 M instructions, a third of an authenticated one-shot
+    /// command. Must run before any other OpenSSL call (the first line of `main`). Libraries and tests
+    /// that do not call it keep OpenSSL's defaults.
+    public static func prepareForShortLivedProcess() {
+        configDeferred = true
+        openclaw_openssl_init_short_lived()
+    }
+
+    /// For a short-lived process that will open no TLS connection (a ws:// gateway): OpenSSL's error
+    /// strings are never loaded (see the shim). Before the first use of a key.
+    public static func skipErrorStringsWithoutTLS() {
+        if configDeferred { openclaw_openssl_skip_error_strings() }
+    }
+
+    private static let configLoaded: Void = {
+        if configDeferred { openclaw_openssl_load_config() }
+    }()
+
+    /// Loads the system OpenSSL configuration (TLS policy) if start-up deferred it; once per process.
+    /// Called before every SSL_CTX is made.
+    public static func loadDeferredConfig() { configLoaded }
+}

@@ -1,0 +1,29 @@
+import ClawSystem
+import ClawJSON
+/// What `send --stream` writes to an output it cannot rewrite (a pipe or file): only characters that extend what
+/// it already wrote. When the gateway rewrote the text it writes nothing more until the run ends, then — unless
+/// the final text still extends what was written — a newline and the whole final text; the run's last write
+/// always ends with one newline.
+public struct AppendOnlyReply: Sendable {
+    /// Everything written so far.
+    public private(set) var written = ""
+
+    public init() {}
+
+    /// The characters to write after `update`; "" when there is nothing new that can be appended.
+    public mutating func output(for update: ReplyAssembler.Update) -> String {
+        var out = ""
+        if case .append(let suffix) = ReplyAssembler.change(from: written, to: update.text) {
+            out = suffix
+            written = update.text
+        } else if update.end != nil, !update.text.utf8.elementsEqual(written.utf8) {
+            out = "\n" + update.text  // start the final text on a line of its own
+            written += out
+        }
+        if update.end != nil {
+            out += "\n"
+            written += "\n"
+        }
+        return out
+    }
+}

@@ -1,0 +1,71 @@
+import ClawSystem
+import ClawJSON
+/// Builds the `connect` request params (docs/protocol.md §3.2) with no keys beyond the schema.
+public struct ConnectRequest: Sendable {
+    public static let clientID = "cli"
+    public static let clientMode = "cli"
+    public static let role = "operator"
+    public static let defaultScopes = ["operator.read", "operator.write"]
+
+    public var clientVersion: String
+    public var platform: String
+    public var scopes: [String]
+    public var token: String?
+    /// The stored device token, also sent as `auth.deviceToken` so a stale one is refused as such.
+    public var deviceToken: String?
+    public var password: String?
+    public var capabilities: [String] = []
+    public var instanceID: String
+    /// The signed device proof, when connecting with a device identity.
+    public var device: DeviceProof?
+
+    public struct DeviceProof: Sendable {
+        public var id: String
+        public var publicKey: String
+        public var signature: String
+        public var signedAt: Int64
+        public var nonce: String
+        public init(id: String, publicKey: String, signature: String, signedAt: Int64, nonce: String) {
+            self.id = id; self.publicKey = publicKey; self.signature = signature; self.signedAt = signedAt; self.nonce = nonce
+        }
+    }
+
+    public init(clientVersion: String, platform: String, scopes: [String], token: String?, password: String?,
+                instanceID: String, device: DeviceProof?) {
+        self.clientVersion = clientVersion
+        self.platform = platform
+        self.scopes = scopes
+        self.token = token
+        self.password = password
+        self.instanceID = instanceID
+        self.device = device
+    }
+
+    public var params: JSONValue {
+        var auth = JSONObject()
+        if let token { auth["token"] = .string(token) }
+        if let deviceToken { auth["deviceToken"] = .string(deviceToken) }
+        if let password { auth["password"] = .string(password) }
+        var params: JSONObject = [
+            "minProtocol": JSONValue(GatewayProtocol.supported.lowerBound), "maxProtocol": JSONValue(GatewayProtocol.supported.upperBound),
+            "client": [
+                "id": .string(Self.clientID), "displayName": "openclaw",
+                "version": .string(clientVersion), "platform": .string(platform),
+                "mode": .string(Self.clientMode), "instanceId": .string(instanceID),
+            ],
+            "role": .string(Self.role),
+            "scopes": JSONValue(scopes),
+            "caps": JSONValue(capabilities),
+        ]
+        if !auth.isEmpty { params["auth"] = .object(auth) }
+        params["userAgent"] = .string("openclaw-swift/\(clientVersion)")
+        if let device {
+            params["device"] = [
+                "id": .string(device.id), "publicKey": .string(device.publicKey),
+                "signature": .string(device.signature), "signedAt": JSONValue(device.signedAt),
+                "nonce": .string(device.nonce),
+            ]
+        }
+        return .object(params)
+    }
+}

@@ -1,0 +1,46 @@
+import ClawSystem
+import ClawJSON
+/// The `error` object of a failed `res` (docs/protocol.md §2.1), decoded by the client and encoded by
+/// the simulator: one type, so the two cannot drift apart.
+public struct ErrorShape: Sendable, Equatable {
+    public var code: String
+    public var message: String
+    public var details: JSONValue?
+    /// Absent on the wire unless the gateway says so; read as false.
+    public var retryable: Bool?
+    public var retryAfterMs: Int64?
+
+    public init(code: String, message: String, details: JSONValue? = nil, retryable: Bool? = nil, retryAfterMs: Int64? = nil) {
+        self.code = code
+        self.message = message
+        self.details = details
+        self.retryable = retryable
+        self.retryAfterMs = retryAfterMs
+    }
+
+    /// Reads whatever the gateway sent; missing fields become defaults rather than failing.
+    public init(_ value: JSONValue) {
+        code = value["code"]?.stringValue ?? "UNKNOWN"
+        message = value["message"]?.stringValue ?? "(no message)"
+        details = value["details"]
+        retryable = value["retryable"]?.boolValue
+        retryAfterMs = value["retryAfterMs"]?.int64Value
+    }
+
+    /// `details.code`, the machine-readable reason (`AUTH_TOKEN_MISMATCH`, `PAIRING_REQUIRED`…).
+    public var detailsCode: String? { details?["code"]?.stringValue }
+    public var isRetryable: Bool { retryable ?? false }
+
+    /// The wire form: optional members only when set.
+    public var json: JSONValue {
+        var object: JSONObject = ["code": .string(code), "message": .string(message)]
+        if let details { object["details"] = details }
+        if let retryable { object["retryable"] = .bool(retryable) }
+        if let retryAfterMs { object["retryAfterMs"] = JSONValue(retryAfterMs) }
+        return .object(object)
+    }
+
+    package static func invalidRequest(_ message: String, details: JSONValue? = nil) -> ErrorShape {
+        ErrorShape(code: "INVALID_REQUEST", message: message, details: details)
+    }
+}

@@ -1,0 +1,125 @@
+import ClawSystem
+import ClawJSON
+/// One run's reply, built from its `chat` event payloads (docs/protocol.md §5.1) in per-run `seq` order, with a
+/// progress line from `status` and `agent` events (§5.2); each applied event returns an `Update` saying what changed.
+///
+/// Feed it every `chat` and `agent` payload of the run: agent events fill the seq numbers between throttled chat
+/// deltas, so without them a `Gap` is reported at almost every delta.
+public struct ReplyAssembler: Sendable {
+    /// How the run ended: `state` is `.final`, `.aborted` or `.error`, with the event's reasons as sent.
+    public struct End: Sendable, Equatable {
+        public var state: ChatState
+        public var stopReason: String?
+        public var errorMessage: String?
+        public var errorKind: String?
+
+        /// The end an event with `payload` and `state` describes.
+        public init(state: ChatState, payload: JSONValue?) {
+            self.state = state
+            stopReason = payload?[ChatField.stopReason]?.stringValue
+            errorMessage = payload?[ChatField.errorMessage]?.stringValue
+            errorKind = payload?[ChatField.errorKind]?.stringValue
+        }
+    }
+
+    /// Seq numbers `expected..<received` of this run never arrived (lost, or targeted at other connections).
+    /// Snapshots (`message`) survive it; `deltaText`-only text may miss a piece until the next snapshot or the final.
+    public struct Gap: Sendable, Equatable {
+        public var expected: Int64
+        public var received: Int64
+    }
+
+    /// How the text changed from the previous `Update`'s text.
+    public enum Change: Sendable, Equatable {
+        case none
+        /// The new text is the old one plus these characters.
+        case append(String)
+        /// The new text does not extend the old one: what was shown must be redrawn.
+        case redraw
+    }
+
+    /// The outcome of one event. Output policy: on a TTY, write `.append` suffixes and redraw on `.redraw`;
+    /// on a pipe, write `text` and a newline once `end` is set; with `--stream` on a pipe, use `AppendOnlyReply`.
+    public struct Update: Sendable, Equatable {
+        /// The whole reply text so far.
+        public var text: String
+        public var change: Change
+        /// A status line such as "preparing workspace…", "thinking…" or "running read…"; nil while text flows.
+        public var progress: String?
+        /// Set when this event revealed missing seq numbers; the caller may warn on stderr.
+        public var gap: Gap?
+        /// Set only on the event that ended the run.
+        public var end: End?
+    }
+
+    /// The whole reply text so far.
+    public private(set) var text = ""
+    /// The current status line, if any.
+    public private(set) var progress: String?
+    /// How the run ended; nil while it runs. Later events are ignored.
+    public private(set) var end: End?
+    private var order = RunSeqOrder()
+
+    public init() {}
+
+    /// Applies one `chat` event payload: `delta` and the ending states change the text, `status` the progress line.
+    public mutating func apply(chat payload: JSONValue?) -> Update {
+        guard end == nil, let payload else { return unchanged() }
+        let (fresh, gap) = order.admit(payload[ChatField.seq]?.int64Value, .chat)
+        guard fresh else { return unchanged() }
+        let before = text
+        var ended: End? = nil
+        switch payload[ChatField.state]?.stringValue.flatMap(ChatState.init(rawValue:)) {
+        case .delta?:
+            text = deltaText(payload)
+            progress = nil
+        case .status?:
+            progress = Self.label(payload["phase"]?.stringValue ?? "working")
+        case let state? where state.endsRun:
+            // A final without `message` was silent: keep what was streamed.
+            if let message = payload[ChatField.message], !message.isNull { text = MessageText.text(of: message) }
+            progress = nil
+            ended = End(state: state, payload: payload)
+            end = ended
+        default:
+            break  // an unknown state: nothing to show
+        }
+        return Update(text: text, change: Self.change(from: before, to: text), progress: progress, gap: gap, end: ended)
+    }
+
+    /// Applies one `agent` event payload: it never changes the text, only the progress line (thinking, tool runs).
+    public mutating func apply(agent payload: JSONValue?) -> Update {
+        guard end == nil, let payload else { return unchanged() }
+        let (fresh, gap) = order.admit(payload[ChatField.seq]?.int64Value, .agent)
+        guard fresh else { return unchanged() }
+        let data = payload["data"]
+        switch (payload["stream"]?.stringValue, data?["phase"]?.stringValue) {
+        case ("thinking"?, _): progress = "thinking…"
+        case ("tool"?, "start"?): progress = "running \(data?["name"]?.stringValue ?? "a tool")…"  // names keep their "_"
+        case ("tool"?, "result"?), ("tool"?, "end"?), ("tool"?, "error"?), ("assistant"?, _), ("lifecycle"?, _): progress = nil
+        default: break
+        }
+        return Update(text: text, change: .none, progress: progress, gap: gap, end: nil)
+    }
+
+    private func unchanged() -> Update { Update(text: text, change: .none, progress: progress, gap: nil, end: nil) }
+
+    /// The text after a delta: the cumulative `message` when sent (v3, v4), else `deltaText` appended or replacing (v4).
+    private func deltaText(_ payload: JSONValue) -> String {
+        if let message = payload[ChatField.message], !message.isNull { return MessageText.text(of: message) }
+        guard let piece = payload[ChatField.deltaText]?.stringValue else { return text }
+        return payload[ChatField.replace]?.boolValue == true ? piece : text + piece
+    }
+
+    /// "preparing_workspace" → "preparing workspace…".
+    private static func label(_ phase: String) -> String {
+        String(phase.map { $0 == "_" ? " " : $0 }) + "…"
+    }
+
+    /// Compared as UTF-8 bytes: `String` equality would treat canonically equal spellings as the same text.
+    static func change(from old: String, to new: String) -> Change {
+        if new.utf8.elementsEqual(old.utf8) { return .none }
+        guard new.utf8.starts(with: old.utf8) else { return .redraw }
+        return .append(String(decoding: new.utf8.dropFirst(old.utf8.count), as: UTF8.self))
+    }
+}

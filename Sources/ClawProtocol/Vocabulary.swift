@@ -1,0 +1,64 @@
+import ClawSystem
+import ClawJSON
+/// The gateway's words, defined once for the client and the simulator (docs/protocol.md §2, §7).
+/// Names the protocol spells as strings stay strings here, but a typo becomes a compile error.
+
+/// Method names sent in `req.method`.
+public enum GatewayMethod {
+    public static let connect = "connect"
+    public static let health = "health"
+    public static let chatHistory = "chat.history"
+    public static let chatSend = "chat.send"
+    public static let chatAbort = "chat.abort"
+    public static let chatInject = "chat.inject"
+    public static let sessionsList = "sessions.list"
+    public static let agent = "agent"
+}
+
+/// Event names carried in `event.event`.
+public enum GatewayEventName {
+    public static let connectChallenge = "connect.challenge"
+    public static let chat = "chat"
+    public static let agent = "agent"
+    public static let tick = "tick"
+    public static let shutdown = "shutdown"
+    public static let presence = "presence"
+    public static let health = "health"
+    public static let heartbeat = "heartbeat"
+
+    /// Events that belong to one run and carry `payload.runId` and a per-run `payload.seq`.
+    public static func isRunEvent(_ name: String) -> Bool { name == chat || name == agent }
+}
+
+/// `payload.state` of a `chat` event. v4 adds `status` (progress, not text).
+public enum ChatState: String, Sendable, CaseIterable {
+    case delta, final, aborted, error, status
+
+    /// The states after which a run sends nothing more.
+    public var endsRun: Bool { self == .final || self == .aborted || self == .error }
+}
+
+/// Member names of a `chat` (and `agent`) event payload.
+public enum ChatField {
+    public static let runId = "runId"
+    public static let sessionKey = "sessionKey"
+    public static let seq = "seq"
+    public static let state = "state"
+    public static let message = "message"
+    public static let deltaText = "deltaText"
+    public static let replace = "replace"
+    public static let errorMessage = "errorMessage"
+    public static let errorKind = "errorKind"
+    public static let stopReason = "stopReason"
+}
+
+/// `payload.status` of a `chat.send` acknowledgement.
+public enum ChatSendStatus: String, Sendable {
+    /// A new run; its events follow.
+    case started
+    /// The same idempotency key is still running; its events follow.
+    case inFlight = "in_flight"
+    /// The run with this key already finished (dedupe cache); no events follow.
+    case ok
+    case error
+}

@@ -1,0 +1,65 @@
+import ClawSystem
+import ClawJSON
+import ClawCrypto
+import ClawTransport
+import ClawProtocol
+import ClawState
+/// Every way a gateway command can fail, grouped as the CLI's exit statuses are. Cases carry
+/// reasons, not sentences: the caller words them (the CLI: `FailureMessages`). Text carried in a
+/// case describes what happened and never contains a secret.
+public enum GatewayError: Error, Sendable {
+    /// The socket or the WebSocket upgrade failed (exit 3).
+    case cannotConnect(String)
+    /// The gateway's TLS certificate was not trusted (exit 3); `nameMismatch` when it is for another host.
+    case certificateRejected(host: String, detail: String, nameMismatch: Bool)
+    /// An established connection ended (exit 3).
+    case connectionLost(String, closeCode: UInt16?)
+    /// Authentication or pairing failed; retrying will not help until someone acts (exit 4).
+    case authenticationFailed(AuthFailure, ErrorShape?)
+    /// A deadline passed (exit 5); the text says what was being waited for.
+    case timedOut(String)
+    /// The connect limit passed during the socket, TLS or protocol handshake (exit 5).
+    case handshakeTimedOut(url: String, waitingFor: String?, limitSeconds: Double)
+    /// The gateway broke the protocol or speaks an unsupported version (exit 6).
+    case protocolError(String)
+    /// The gateway is starting or asked us to come back later (exit 3, retryable).
+    case unavailable(String, retryAfterMs: Int64?)
+    /// A request the gateway would refuse before reading it, e.g. larger than `policy.maxPayload` (exit 2).
+    case invalidRequest(String)
+
+    /// Whether a reconnecting client (`watch`) should try again.
+    public var isRetryable: Bool {
+        switch self {
+        case .cannotConnect, .connectionLost, .timedOut, .handshakeTimedOut, .unavailable: return true
+        case .certificateRejected, .authenticationFailed, .protocolError, .invalidRequest: return false
+        }
+    }
+}
+
+/// Why the gateway refused to let us in, as its error codes say (docs/protocol.md §3.5).
+public enum AuthFailure: Sendable, Equatable {
+    /// This client's own device identity cannot be read or made (nothing was sent).
+    case identityUnusable(IdentityError)
+    case deviceIdentityRequired
+    case pairingRequired(requestId: String?, reason: String?)
+    case tokenMissing
+    /// `source` is where the refused token came from; nil when it was the stored device token.
+    case tokenMismatch(source: SettingSource?)
+    case deviceTokenMismatch
+    case passwordMissing
+    case passwordMismatch(source: SettingSource?)
+    case rateLimited(retryAfterMs: Int64?)
+    case scopeMismatch
+    /// Any other refusal, with the gateway's message.
+    case refused(message: String)
+    /// Our own device key could not sign the proof.
+    case cannotSign(String)
+}
+
+extension GatewayError {
+    /// How long a starting gateway asked us to wait before trying again.
+    public var retryAfterSeconds: Double? {
+        guard case .unavailable(_, let retryAfterMs?) = self else { return nil }
+        return Double(max(retryAfterMs, 0)) / 1000
+    }
+}

@@ -1,0 +1,148 @@
+import ClawSystem
+import ClawJSON
+import ClawCrypto
+import ClawTransport
+import ClawProtocol
+import ClawState
+
+/// One attempt at the connect handshake (docs/protocol.md §3): socket and upgrade, wait for
+/// `connect.challenge`, send a signed `connect`, read `hello-ok`.
+struct Handshake {
+    let options: SessionOptions
+    /// Whether a device token from an earlier hello-ok may be sent as `auth.token` when no shared
+    /// token is given.
+    let mayUseStoredToken: Bool
+
+    static let connectRequestID = "1"
+
+    func run(deadline overall: Deadline) throws(GatewayError) -> GatewaySession {
+        let deadline = min(overall, .after(seconds: options.connectTimeout))
+        let tracer = options.tracer
+        let socket: WebSocketConnection
+        do {
+            // The device key is loaded while the gateway answers the upgrade (see DeviceIdentitySource).
+            socket = try WebSocketConnection.connect(url: options.url, tls: tlsOptions, deadline: deadline,
+                                                     whileWaiting: { _ = try? options.identitySource?.identity() })
+        } catch {
+            _ = try identity()  // an unusable identity is reported first, as if loaded before connecting
+            if case .transport(.timedOut) = error {
+                throw .handshakeTimedOut(url: "\(options.url)", waitingFor: nil, limitSeconds: options.connectTimeout)
+            }
+            throw GatewaySession.map(error)
+        }
+        do throws(GatewayError) {
+            let identity = try identity()
+            var storedDeviceToken: String? = nil
+            if mayUseStoredToken, let identity {
+                storedDeviceToken = try GatewaySession.storedDeviceToken(for: options, identity: identity)
+            }
+            let challenge = try waitForChallenge(socket, deadline: deadline)
+            let request = try connectRequest(challenge: challenge, identity: identity, storedDeviceToken: storedDeviceToken)
+            let frame: JSONValue = [
+                "type": "req", "id": .string(Self.connectRequestID), "method": "connect", "params": request.params,
+            ]
+            try GatewaySession.write(frame, to: socket, tracer: tracer, deadline: deadline)
+            let response = try waitForResponse(socket, deadline: deadline)
+            if let shape = response.error {
+                throw HandshakeFailure.error(for: shape, tokenSource: options.tokenSource, passwordSource: options.passwordSource,
+                                             usedStoredDeviceToken: storedDeviceToken != nil)
+            }
+            let hello: HelloOk
+            do { hello = try HelloOk(payload: response.payload ?? .null) } catch { throw .protocolError(error.message) }
+            var warnings: [String] = []
+            if let token = hello.deviceToken, token != storedDeviceToken, let identity,
+               let store = options.deviceAuthStore {
+                do {
+                    _ = try store.save(deviceId: identity.deviceId, role: hello.role ?? ConnectRequest.role, token: Secret(token),
+                                   scopes: hello.grantedScopes ?? options.scopes)
+                } catch {
+                    warnings.append("could not store the device token: \(error)")
+                }
+            }
+            let shown = [Redaction.redact(challenge.value), Redaction.redact(response.value)]
+            let session = GatewaySession(socket: socket, hello: hello, handshakeFrames: shown, warnings: warnings,
+                                         tracer: tracer, nextRequestNumber: 2)
+            session.isStrict = options.isStrict
+            return session
+        } catch {
+            socket.close(code: 1000, reason: "", deadline: .after(seconds: 0.2))
+            throw error
+        }
+    }
+
+    /// The device identity (nil with `--no-device`); an unusable one fails the handshake (exit 4).
+    private func identity() throws(GatewayError) -> DeviceIdentity? {
+        guard let source = options.identitySource else { return nil }
+        do { return try source.identity() } catch { throw .authenticationFailed(.identityUnusable(error), nil) }
+    }
+
+    private var tlsOptions: TLSClientOptions? {
+        guard options.url.isSecure else { return nil }
+        return options.tls ?? TLSClientOptions(serverName: options.url.host)
+    }
+
+    private func waitForChallenge(_ socket: WebSocketConnection, deadline: Deadline) throws(GatewayError) -> GatewayFrame {
+        let frame = try readDuringHandshake(socket, deadline: deadline, waitingFor: "connect.challenge")
+        guard frame.eventName == "connect.challenge" else {
+            throw .protocolError("expected connect.challenge as the gateway's first frame")
+        }
+        guard let nonce = frame.payload?["nonce"]?.stringValue, !nonce.isEmpty else {
+            throw .protocolError("connect.challenge without a nonce")
+        }
+        return frame
+    }
+
+    private func waitForResponse(_ socket: WebSocketConnection, deadline: Deadline) throws(GatewayError) -> GatewayFrame {
+        while true {
+            let frame = try readDuringHandshake(socket, deadline: deadline, waitingFor: "hello-ok")
+            if frame.responseID == Self.connectRequestID { return frame }
+            // Events sent before hello-ok (none expected) are not ours to print.
+        }
+    }
+
+    private func readDuringHandshake(_ socket: WebSocketConnection, deadline: Deadline, waitingFor what: String) throws(GatewayError) -> GatewayFrame {
+        do throws(GatewayError) {
+            guard let frame = try GatewaySession.read(from: socket, tracer: options.tracer, deadline: deadline) else {
+                throw GatewayError.handshakeTimedOut(url: "\(options.url)", waitingFor: what, limitSeconds: options.connectTimeout)
+            }
+            return frame
+        } catch {
+            if case .connectionLost(let message, let code) = error {
+                throw .connectionLost("\(message) during the handshake", closeCode: code)
+            }
+            throw error
+        }
+    }
+
+    private func connectRequest(challenge: GatewayFrame, identity: DeviceIdentity?,
+                                storedDeviceToken: String?) throws(GatewayError) -> ConnectRequest {
+        let nonce = challenge.payload?["nonce"]?.stringValue ?? ""
+        // The challenge's ts is the gateway's clock: signing with it avoids clock-skew rejections.
+        let signedAt = challenge.payload?["ts"]?.int64Value ?? WallClock.milliseconds()
+        let token = options.token ?? storedDeviceToken
+        var proof: ConnectRequest.DeviceProof? = nil
+        if let identity {
+            let payload = options.signsV3Payload
+                ? DeviceAuthPayload.v3(deviceId: identity.deviceId, clientId: ConnectRequest.clientID,
+                                       clientMode: ConnectRequest.clientMode, role: ConnectRequest.role,
+                                       scopes: options.scopes, signedAtMs: signedAt, token: token ?? "", nonce: nonce,
+                                       platform: Self.platform, deviceFamily: "")
+                : DeviceAuthPayload.v2(deviceId: identity.deviceId, clientId: ConnectRequest.clientID,
+                                       clientMode: ConnectRequest.clientMode, role: ConnectRequest.role,
+                                       scopes: options.scopes, signedAtMs: signedAt, token: token ?? "", nonce: nonce)
+            let signature: String
+            do { signature = try identity.signature(payload: payload) } catch {
+                throw .authenticationFailed(.cannotSign("\(error)"), nil)
+            }
+            proof = .init(id: identity.deviceId, publicKey: identity.publicKeyBase64URL, signature: signature,
+                          signedAt: signedAt, nonce: nonce)
+        }
+        var request = ConnectRequest(clientVersion: options.clientVersion, platform: Self.platform, scopes: options.scopes,
+                                     token: token, password: options.password, instanceID: SecureRandom.uuid(), device: proof)
+        if options.token == nil { request.deviceToken = storedDeviceToken }
+        request.capabilities = options.capabilities
+        return request
+    }
+
+    static let platform = "linux"
+}

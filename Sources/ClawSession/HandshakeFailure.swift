@@ -1,0 +1,52 @@
+import ClawSystem
+import ClawJSON
+import ClawCrypto
+import ClawTransport
+import ClawProtocol
+import ClawState
+/// Turns a rejected `connect` into a typed reason and the right error class.
+enum HandshakeFailure {
+    static func error(for shape: ErrorShape, tokenSource: SettingSource?, passwordSource: SettingSource?, usedStoredDeviceToken: Bool) -> GatewayError {
+        let detail = shape.detailsCode ?? ""
+        let message = shape.message
+        if detail == "PROTOCOL_MISMATCH" || message.hasPrefix("protocol mismatch") {
+            let expected = shape.details?["expectedProtocol"]?.intValue.map { " (it speaks protocol \($0))" } ?? ""
+            return .protocolError("protocol mismatch: the gateway does not accept protocols 3-4\(expected)")
+        }
+        if shape.code == "NOT_PAIRED" || detail == "PAIRING_REQUIRED" || message.hasPrefix("pairing required") {
+            if detail == "DEVICE_IDENTITY_REQUIRED" || message.contains("device identity required") {
+                return .authenticationFailed(.deviceIdentityRequired, shape)
+            }
+            let reason = AuthFailure.pairingRequired(requestId: shape.details?["requestId"]?.stringValue,
+                                                     reason: shape.details?["reason"]?.stringValue)
+            return .authenticationFailed(reason, shape)
+        }
+        if shape.code == "UNAVAILABLE" || shape.isRetryable && !detail.hasPrefix("AUTH_") {
+            return .unavailable("gateway unavailable: \(message)", retryAfterMs: shape.retryAfterMs)
+        }
+        switch detail {
+        case "AUTH_TOKEN_MISSING":
+            return .authenticationFailed(.tokenMissing, shape)
+        case "AUTH_TOKEN_MISMATCH":
+            return .authenticationFailed(.tokenMismatch(source: usedStoredDeviceToken ? nil : tokenSource), shape)
+        case "AUTH_DEVICE_TOKEN_MISMATCH":
+            return .authenticationFailed(.deviceTokenMismatch, shape)
+        case "AUTH_PASSWORD_MISSING":
+            return .authenticationFailed(.passwordMissing, shape)
+        case "AUTH_PASSWORD_MISMATCH":
+            return .authenticationFailed(.passwordMismatch(source: passwordSource), shape)
+        case "AUTH_RATE_LIMITED":
+            return .authenticationFailed(.rateLimited(retryAfterMs: shape.retryAfterMs), shape)
+        case "AUTH_SCOPE_MISMATCH":
+            return .authenticationFailed(.scopeMismatch, shape)
+        case "DEVICE_IDENTITY_REQUIRED":
+            return .authenticationFailed(.deviceIdentityRequired, shape)
+        default:
+            break
+        }
+        if detail.hasPrefix("AUTH_") || detail.hasPrefix("DEVICE_AUTH_") || message.hasPrefix("unauthorized") || message.hasPrefix("device ") {
+            return .authenticationFailed(.refused(message: message), shape)
+        }
+        return .protocolError("the gateway rejected the connect request: \(shape.code): \(message)")
+    }
+}

@@ -1,0 +1,45 @@
+import ClawSystem
+import ClawJSON
+import ClawCrypto
+import ClawTransport
+import ClawProtocol
+import ClawState
+/// Everything needed to open an authenticated gateway session.
+public struct SessionOptions: Sendable {
+    public var url: WebSocketURL
+    /// TLS settings for `wss://` (server name defaults to the URL's host).
+    public var tls: TLSClientOptions?
+    public var token: String?
+    /// Where the token came from, for error messages (`--token`, `OPENCLAW_GATEWAY_TOKEN`, …).
+    public var tokenSource: SettingSource?
+    public var password: String?
+    public var passwordSource: SettingSource?
+    /// nil connects without a device identity (`--no-device`). Loaded during the handshake.
+    public var identitySource: DeviceIdentitySource?
+    /// An identity already loaded (sets `identitySource`).
+    public var identity: DeviceIdentity? {
+        get { try? identitySource?.identity() }
+        set { identitySource = newValue.map(DeviceIdentitySource.init) }
+    }
+    /// Where device tokens are kept; nil to neither read nor store them.
+    public var deviceAuthStore: (any DeviceTokenStore)?
+    public var scopes: [String] = ConnectRequest.defaultScopes
+    public var clientVersion: String
+    /// Bound on socket, TLS, upgrade, challenge and hello-ok together.
+    public var connectTimeout: Double = 10
+    /// `connect.params.caps`: e.g. `tool-events`, without which the gateway sends no tool events.
+    public var capabilities: [String] = []
+    /// Fail on frames the client does not understand instead of skipping them.
+    public var isStrict = false
+    /// Sign the v3 payload instead of v2 (v2 is accepted by every gateway generation).
+    public var signsV3Payload = false
+    /// Receives every frame sent and received, already redacted (`--trace`).
+    public var tracer: (@Sendable (TraceDirection, JSONValue) -> Void)?
+
+    public init(url: WebSocketURL, clientVersion: String) {
+        self.url = url
+        self.clientVersion = clientVersion
+    }
+}
+
+public enum TraceDirection: String, Sendable { case send, recv }

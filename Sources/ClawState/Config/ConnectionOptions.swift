@@ -1,0 +1,64 @@
+import ClawSystem
+import ClawJSON
+import ClawCrypto
+import ClawTransport
+/// The command-line flags that decide where to connect and with which credentials.
+/// Every field is optional; nil means "not given on the command line".
+public struct ConnectionOptions: Sendable, Equatable {
+    /// `--url`.
+    public var url: String?
+    /// `--token`.
+    public var token: Secret?
+    /// `--token-file PATH` (`-` = standard input); read by the resolver, trimmed.
+    public var tokenFile: String?
+    /// `--password`.
+    public var password: Secret?
+    /// `--state-dir`.
+    public var stateDirectory: String?
+    /// `--config`.
+    public var configPath: String?
+    /// `--tls-fingerprint` (SHA-256 hex, colons allowed).
+    public var tlsFingerprint: String?
+    /// `--cacert`.
+    public var caBundlePath: String?
+
+    public init(
+        url: String? = nil, token: Secret? = nil, tokenFile: String? = nil, password: Secret? = nil,
+        stateDirectory: String? = nil, configPath: String? = nil, tlsFingerprint: String? = nil,
+        caBundlePath: String? = nil
+    ) {
+        self.url = url
+        self.token = token
+        self.tokenFile = tokenFile
+        self.password = password
+        self.stateDirectory = stateDirectory
+        self.configPath = configPath
+        self.tlsFingerprint = tlsFingerprint
+        self.caBundlePath = caBundlePath
+    }
+}
+
+/// Where to connect and with what, plus where each piece came from (for messages to people).
+public struct ResolvedConnection: Sendable, Equatable {
+    public var url: WebSocketURL
+    /// The url option, `OPENCLAW_GATEWAY_URL`, `gateway.remote.url` in the config, or the local gateway.
+    public var urlSource: SettingSource
+    /// True when the URL came from `--url` or the environment rather than the config file. The official
+    /// client never falls back to stored device tokens for such a URL unless credentials were given explicitly.
+    public var urlIsOverride: Bool
+    /// `gateway.mode` is `remote`: the gateway is not this machine's own.
+    public var isRemoteMode: Bool
+    public var token: Secret?
+    /// The token or token-file option, `OPENCLAW_GATEWAY_TOKEN`, `gateway.auth.token`, … or `.none`.
+    public var tokenSource: SettingSource
+    public var password: Secret?
+    public var passwordSource: SettingSource
+    /// SHA-256 of the gateway's leaf certificate to pin, if any.
+    public var tlsFingerprint: [UInt8]?
+    public var tlsFingerprintSource: SettingSource?
+    public var caBundlePath: String?
+    /// `gateway.auth.mode` from the config, if set (`token`, `password`, `none`, `trusted-proxy`).
+    public var authMode: String?
+    public var stateDirectory: String
+    public var configPath: String
+}

@@ -1,0 +1,144 @@
+import ClawSystem
+import ClawJSON
+import ClawCrypto
+import ClawTransport
+/// The `gateway` settings of an OpenClaw `openclaw.json` (JSON5) that a client needs.
+/// A missing file reads as an empty config, as it does for the official CLI.
+public struct GatewayConfigFile: Sendable {
+    public let path: String
+    public let exists: Bool
+    private let root: JSONObject
+
+    /// `gateway.mode`: `"remote"` selects `gateway.remote.*`; anything else is local.
+    public var isRemoteMode: Bool { value("gateway", "mode")?.stringValue == "remote" }
+
+    init(path: String, exists: Bool, root: JSONObject) {
+        self.path = path
+        self.exists = exists
+        self.root = root
+    }
+
+    public static func load(path: String) throws(ConfigError) -> GatewayConfigFile {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileSystem.readFile(path)
+        } catch {
+            if error.isNotFound { return GatewayConfigFile(path: path, exists: false, root: JSONObject()) }
+            throw .configUnreadable(path: path, reason: error.reason)
+        }
+        return try parse(bytes, path: path)
+    }
+
+    /// Parses config text; `path` is only used in messages.
+    public static func parse(_ bytes: [UInt8], path: String) throws(ConfigError) -> GatewayConfigFile {
+        let value: JSONValue
+        do {
+            value = try JSON5.parse(bytes)
+        } catch {
+            let (line, column) = lineAndColumn(of: error.offset, in: bytes)
+            throw .configSyntax(path: path, line: line, column: column, message: error.message)
+        }
+        guard let object = value.objectValue else {
+            throw .configInvalid(path: path, key: "the top level", expected: "an object")
+        }
+        let config = GatewayConfigFile(path: path, exists: true, root: object)
+        if let gateway = object["gateway"], gateway.objectValue == nil, !gateway.isNull {
+            throw .configInvalid(path: path, key: "gateway", expected: "an object")
+        }
+        return config
+    }
+
+    /// 1-based line and column (in characters) of a byte offset.
+    static func lineAndColumn(of offset: Int, in bytes: [UInt8]) -> (Int, Int) {
+        var line = 1
+        var column = 1
+        for byte in bytes.prefix(max(0, offset)) {
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return (line, column)
+    }
+
+    /// The value at a dotted key path, nil when any step is missing or not an object.
+    func value(_ keys: String...) -> JSONValue? { valueAt(keys) }
+
+    /// A string setting after `${VAR}` substitution, trimmed; nil when absent or blank.
+    func string(_ keys: String..., environment: Environment) throws(ConfigError) -> String? {
+        let key = keys.joined(separator: ".")
+        guard let value = valueAt(keys), !value.isNull else { return nil }
+        guard let text = value.stringValue else { throw .configInvalid(path: path, key: key, expected: "a string") }
+        return TextTrim.nonEmpty(try ConfigText.substitute(text, key: key, path: path, environment: environment))
+    }
+
+    /// A TCP port setting (1–65535).
+    func port(_ keys: String...) throws(ConfigError) -> Int? {
+        let key = keys.joined(separator: ".")
+        guard let value = valueAt(keys), !value.isNull else { return nil }
+        guard let port = value.intValue ?? value.doubleValue.flatMap({ Int(exactly: $0) }), port > 0, port <= 65535
+        else { throw .configInvalid(path: path, key: key, expected: "a port number (1-65535)") }
+        return port
+    }
+
+    func bool(_ keys: String...) throws(ConfigError) -> Bool? {
+        let key = keys.joined(separator: ".")
+        guard let value = valueAt(keys), !value.isNull else { return nil }
+        guard let flag = value.boolValue else { throw .configInvalid(path: path, key: key, expected: "true or false") }
+        return flag
+    }
+
+    func secretInput(_ keys: String...) throws(ConfigError) -> SecretInput {
+        try SecretInput.parse(valueAt(keys), key: keys.joined(separator: "."), path: path)
+    }
+
+    /// Turns a secret input into its value: `${VAR}` substituted, env refs read, other sources refused.
+    /// Returns nil for an absent or blank credential.
+    /// `store` refs read the state database of `stateDirectory`.
+    func resolve(_ input: SecretInput, key: String, environment: Environment,
+                 stateDirectory: String) throws(ConfigError) -> String? {
+        switch input {
+        case .absent:
+            return nil
+        case .text(let raw):
+            return TextTrim.nonEmpty(try ConfigText.substitute(raw, key: key, path: path, environment: environment))
+        case .ref("store", _, let id):
+            do {
+                return try StoredSecrets.value(named: id, in: StateDatabase(path: StateDatabase.path(stateDirectory: stateDirectory)))
+            } catch {
+                switch error {
+                case .invalidName, .notFound: throw .storedSecretMissing(key: key, name: id, path: path)
+                case .unavailable(let problem): throw .secretStoreUnavailable(key: key, path: path, problem)
+                }
+            }
+        case .ref(let source, let provider, let id):
+            guard source == "env" else { throw .unsupportedSecretRef(key: key, source: source, path: path) }
+            let providerName = provider == "default"
+                ? (value("secrets", "defaults", "env")?.stringValue.flatMap(TextTrim.nonEmpty) ?? provider)
+                : provider
+            if let configured = value("secrets", "providers", providerName)?.objectValue {
+                let kind = configured["source"]?.stringValue ?? "env"
+                guard kind == "env" else { throw .unsupportedSecretRef(key: key, source: kind, path: path) }
+                if let allowlist = configured["allowlist"]?.arrayValue,
+                   !allowlist.contains(where: { $0.stringValue == id }) {
+                    throw .secretRefUnresolved(key: key, variable: id, path: path)
+                }
+            }
+            guard let resolved = environment.trimmed(id) else {
+                throw .secretRefUnresolved(key: key, variable: id, path: path)
+            }
+            return resolved
+        }
+    }
+
+    func valueAt(_ keys: [String]) -> JSONValue? {
+        var current: JSONValue = .object(root)
+        for key in keys {
+            guard let next = current[key] else { return nil }
+            current = next
+        }
+        return current
+    }
+}

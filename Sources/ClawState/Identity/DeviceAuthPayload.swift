@@ -1,0 +1,46 @@
+import ClawSystem
+import ClawJSON
+import ClawCrypto
+import ClawTransport
+/// The exact strings a device signs in `connect.params.device.signature` (docs/protocol.md §3.3).
+/// Every gateway generation verifies v2; v3 also binds the client's platform and device family.
+public enum DeviceAuthPayload {
+    /// `v2|deviceId|clientId|clientMode|role|scopesCSV|signedAtMs|token|nonce` (`token` nil → empty).
+    public static func v2(
+        deviceId: String, clientId: String, clientMode: String, role: String,
+        scopes: [String], signedAtMs: Int64, token: String?, nonce: String
+    ) -> String {
+        [
+            "v2", deviceId, clientId, clientMode, role, scopes.joined(separator: ","),
+            String(signedAtMs), token ?? "", nonce,
+        ].joined(separator: "|")
+    }
+
+    /// v2's fields plus `|platform|deviceFamily`, each trimmed and ASCII-lowercased (`A`–`Z` only).
+    public static func v3(
+        deviceId: String, clientId: String, clientMode: String, role: String,
+        scopes: [String], signedAtMs: Int64, token: String?, nonce: String,
+        platform: String?, deviceFamily: String?
+    ) -> String {
+        [
+            "v3", deviceId, clientId, clientMode, role, scopes.joined(separator: ","),
+            String(signedAtMs), token ?? "", nonce,
+            normalizeMetadata(platform), normalizeMetadata(deviceFamily),
+        ].joined(separator: "|")
+    }
+
+    /// Trims whitespace like JavaScript's `String.prototype.trim` and lowercases only ASCII letters,
+    /// as the gateway's `normalizeDeviceMetadataForAuth` does.
+    static func normalizeMetadata(_ value: String?) -> String {
+        guard let value else { return "" }
+        var out = String.UnicodeScalarView()
+        for scalar in TextTrim.trimmed(value).unicodeScalars {
+            if scalar.value >= 0x41 && scalar.value <= 0x5A, let lower = Unicode.Scalar(scalar.value + 32) {
+                out.append(lower)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+}

@@ -1,0 +1,88 @@
+import ClawSystem
+import ClawJSON
+import ClawCrypto
+import ClawTransport
+/// The device identity in the state database: table `device_identities`, row `identity_key = 'primary'`
+/// (the official CLI's own; `device_id`, SPKI and PKCS#8 PEM keys, `created_at_ms`, `updated_at_ms`).
+/// Read as the official CLI reads it, and created as it creates it when the row is missing.
+enum DatabaseIdentity {
+    static let primaryKey = "primary"
+
+    /// The pre-database identity files whose presence makes the official tools refuse to go on until
+    /// `openclaw doctor --fix` has imported them (checked with lstat, as they do).
+    static func pendingLegacyIdentity(stateDirectory: String) -> String? {
+        let base = DeviceIdentity.path(stateDirectory: stateDirectory)
+        return [base, base + ".doctor-importing", base + ".native-importing"].first(where: FileSystem.lexists)
+    }
+
+    static func loadOrCreate(database: StateDatabase, stateDirectory: String) throws(IdentityError) -> DeviceIdentity {
+        if let legacy = pendingLegacyIdentity(stateDirectory: stateDirectory) {
+            throw .stateDatabase(StateDatabaseError(path: database.path, problem: .legacyIdentityAwaitingImport(path: legacy)))
+        }
+        // This client always uses the device tokens with the identity: a token file the official store
+        // refuses to work beside stops the command here, before anything is sent.
+        let legacyTokens = DeviceAuthStore(stateDirectory: stateDirectory).path
+        if FileSystem.exists(legacyTokens) {
+            throw .stateDatabase(StateDatabaseError(path: database.path, problem: .legacyDeviceAuthAwaitingImport(path: legacyTokens)))
+        }
+        let existing: [SQLiteValue]?
+        do { existing = try database.withConnection { db throws(SQLiteError) in try select(db) } } catch {
+            throw .stateDatabase(error)
+        }
+        if let existing { return try identity(row: existing, database: database) }
+
+        // Generated outside the transaction, inserted only if nobody else did first, then read back:
+        // every process that races here ends up with the one row that won.
+        let key: Ed25519PrivateKey
+        do { key = try Ed25519PrivateKey.generate() } catch { throw .crypto(operation: "key generation") }
+        let fresh = DeviceIdentity(privateKey: key, createdAtMs: FileSystem.nowMilliseconds())
+        let row: [SQLiteValue]?
+        do {
+            row = try database.withConnection { db throws(SQLiteError) in
+                try db.writeTransaction { () throws(SQLiteError) in
+                    try db.rows("""
+                        INSERT INTO device_identities
+                            (identity_key, device_id, public_key_pem, private_key_pem, created_at_ms, updated_at_ms)
+                        VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (identity_key) DO NOTHING
+                        """, [.text(primaryKey), .text(fresh.deviceId), .text(fresh.publicKey.pem),
+                              .text(fresh.privateKey.pem), .integer(fresh.createdAtMs ?? 0), .integer(fresh.createdAtMs ?? 0)])
+                    return try select(db)
+                }
+            }
+        } catch {
+            throw .stateDatabase(error)
+        }
+        guard let row else {
+            throw .stateDatabase(StateDatabaseError(path: database.path, problem: .cannotWrite("the new identity row was not kept")))
+        }
+        return try identity(row: row, database: database)
+    }
+
+    private static func select(_ db: SQLiteConnection) throws(SQLiteError) -> [SQLiteValue]? {
+        try db.rows("""
+            SELECT device_id, public_key_pem, private_key_pem, created_at_ms
+            FROM device_identities WHERE identity_key = ?
+            """, [.text(primaryKey)]).first
+    }
+
+    /// The row as an identity, validated as the official loader validates it: the keys are an Ed25519 pair,
+    /// the id is the hex SHA-256 of the public key, the creation time a non-negative integer.
+    private static func identity(row: [SQLiteValue], database: StateDatabase) throws(IdentityError) -> DeviceIdentity {
+        func invalid(_ reason: String) -> IdentityError {
+            .stateDatabase(StateDatabaseError(path: database.path, problem: .invalidIdentity(reason)))
+        }
+        guard row.count == 4, let storedId = row[0].text, let publicPem = row[1].text, let privatePem = row[2].text,
+              let createdAtMs = row[3].integer, createdAtMs >= 0
+        else { throw invalid("a column is empty or of the wrong type") }
+        let key: Ed25519PrivateKey
+        do { key = try Ed25519PrivateKey(pem: privatePem) } catch { throw invalid("private_key_pem is not an Ed25519 PKCS#8 key") }
+        let identity = DeviceIdentity(privateKey: key, createdAtMs: createdAtMs)
+        let publicKey: Ed25519PublicKey
+        do { publicKey = try Ed25519PublicKey(pem: publicPem) } catch { throw invalid("public_key_pem is not an Ed25519 SPKI key") }
+        guard publicKey.rawRepresentation == identity.publicKey.rawRepresentation else {
+            throw invalid("public_key_pem does not belong to private_key_pem")
+        }
+        guard storedId == identity.deviceId else { throw invalid("device_id is not the public key's id") }
+        return identity
+    }
+}

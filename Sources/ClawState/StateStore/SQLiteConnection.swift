@@ -1,0 +1,126 @@
+import ClawSystem
+import ClawJSON
+import ClawCrypto
+import ClawTransport
+import CSQLite
+
+/// A value bound to, or read from, an SQL statement.
+enum SQLiteValue: Sendable, Equatable {
+    case null
+    case integer(Int64)
+    case text(String)
+
+    var text: String? { if case .text(let value) = self { return value } else { return nil } }
+    var integer: Int64? { if case .integer(let value) = self { return value } else { return nil } }
+}
+
+/// What SQLite said went wrong: its primary result code and its message. SQLite's messages name
+/// tables, columns and files, never the values of a row, so they are safe to show.
+struct SQLiteError: Error, Sendable, Equatable {
+    let code: Int32
+    let message: String
+
+    /// Another connection held the lock for longer than the busy timeout.
+    var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
+    /// Not a database, or a damaged one.
+    var isCorrupt: Bool { code == SQLITE_CORRUPT || code == SQLITE_NOTADB }
+    /// The file could not be opened, read or written (permissions, a missing directory, I/O).
+    var isAccess: Bool { code == SQLITE_CANTOPEN || code == SQLITE_PERM || code == SQLITE_IOERR || code == SQLITE_AUTH }
+    /// A change was refused: a read-only file or a full disk.
+    var isWriteRefused: Bool { code == SQLITE_READONLY || code == SQLITE_FULL }
+    /// A statement did not compile against this schema: a table or column is missing.
+    var isSchema: Bool { code == SQLITE_ERROR }
+}
+
+/// One connection to an SQLite database file that already exists, through the system libsqlite3.
+/// It never creates the file and never sets a pragma that persists (journal mode, user version,
+/// schema): the database belongs to whoever made it. Closing never checkpoints a WAL, so a read
+/// leaves every byte of the database as it found it.
+final class SQLiteConnection {
+    private var handle: OpaquePointer?
+
+    /// Opens `path` for reading and writing (reading only when the file is write-protected), waiting
+    /// up to `busyTimeoutMs` whenever another connection holds a lock.
+    init(path: String, busyTimeoutMs: Int32) throws(SQLiteError) {
+        var db: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let error = SQLiteError(code: rc & 0xFF, message: db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory")
+            sqlite3_close_v2(db)
+            throw error
+        }
+        handle = db
+        sqlite3_busy_timeout(db, busyTimeoutMs)
+        _ = csqlite_no_checkpoint_on_close(db)
+    }
+
+    deinit { close() }
+
+    func close() {
+        if let handle { sqlite3_close_v2(handle) }
+        handle = nil
+    }
+
+    /// Runs `sql` with `bindings` and returns every row (the statements used here return one or none).
+    @discardableResult
+    func rows(_ sql: String, _ bindings: [SQLiteValue] = []) throws(SQLiteError) -> [[SQLiteValue]] {
+        guard let db = handle else { throw SQLiteError(code: SQLITE_MISUSE, message: "the connection is closed") }
+        var statement: OpaquePointer?
+        var rc = sqlite3_prepare_v2(db, sql, -1, &statement, nil)
+        guard rc == SQLITE_OK, let statement else { throw failure(rc) }
+        defer { sqlite3_finalize(statement) }
+        for (offset, value) in bindings.enumerated() {
+            let index = Int32(offset + 1)
+            switch value {
+            case .null: rc = sqlite3_bind_null(statement, index)
+            case .integer(let number): rc = sqlite3_bind_int64(statement, index, number)
+            case .text(let text): rc = sqlite3_bind_text(statement, index, text, -1, csqlite_transient())
+            }
+            guard rc == SQLITE_OK else { throw failure(rc) }
+        }
+        var result: [[SQLiteValue]] = []
+        while true {
+            rc = sqlite3_step(statement)
+            if rc == SQLITE_DONE { return result }
+            guard rc == SQLITE_ROW else { throw failure(rc) }
+            var row: [SQLiteValue] = []
+            for column in 0..<sqlite3_column_count(statement) {
+                switch sqlite3_column_type(statement, column) {
+                case SQLITE_NULL:
+                    row.append(.null)
+                case SQLITE_INTEGER:
+                    row.append(.integer(sqlite3_column_int64(statement, column)))
+                default:
+                    // Text (or a number or blob read as text): the columns read here are TEXT.
+                    if let bytes = sqlite3_column_text(statement, column) {
+                        let count = Int(sqlite3_column_bytes(statement, column))
+                        row.append(.text(String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)))
+                    } else {
+                        row.append(.null)
+                    }
+                }
+            }
+            result.append(row)
+        }
+    }
+
+    /// `body` inside `BEGIN IMMEDIATE` … `COMMIT`: the write lock is taken first (waiting up to the busy
+    /// timeout), so a read inside the transaction cannot be overtaken by another writer. Rolled back on error.
+    func writeTransaction<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+        try rows("BEGIN IMMEDIATE")
+        do {
+            let value = try body()
+            try rows("COMMIT")
+            return value
+        } catch {
+            _ = try? rows("ROLLBACK")
+            throw error
+        }
+    }
+
+    private func failure(_ rc: Int32) -> SQLiteError {
+        let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "no connection"
+        return SQLiteError(code: rc & 0xFF, message: message)
+    }
+}

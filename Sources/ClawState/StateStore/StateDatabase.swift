@@ -1,0 +1,71 @@
+import ClawSystem
+import ClawJSON
+import ClawCrypto
+import ClawTransport
+import CSQLite
+
+/// The official OpenClaw state database, `<state>/state/openclaw.sqlite`: since July 2026 the
+/// official CLI keeps its device identity, device tokens and stored secrets there. This client reads
+/// and writes only the rows the official CLI itself would, in its format, and never creates the file.
+///
+/// One connection serves a whole handshake (reading the identity, then the token rows): SQLite reads
+/// the schema once per connection, which is most of what a one-shot command spends here. `close()`
+/// ends it; the next use opens another.
+public final class StateDatabase: @unchecked Sendable, Equatable {
+    public let path: String
+    private let lock = TransportLock()
+    private var connection: SQLiteConnection?
+
+    /// How long a statement waits for another process's lock (a gateway, the CLI, `doctor`).
+    static let busyTimeoutMs: Int32 = 5_000
+
+    public init(path: String) { self.path = path }
+
+    deinit { connection?.close() }
+
+    public static func == (lhs: StateDatabase, rhs: StateDatabase) -> Bool { lhs.path == rhs.path }
+
+    public static func path(stateDirectory: String) -> String {
+        Paths.join(stateDirectory, "state", "openclaw.sqlite")
+    }
+
+    /// The state directory's database, or nil when it has none (an install older than July 2026, or
+    /// none at all). Only a look at the directory: nothing is opened.
+    public static func find(stateDirectory: String) -> StateDatabase? {
+        let path = path(stateDirectory: stateDirectory)
+        return FileSystem.exists(path) ? StateDatabase(path: path) : nil
+    }
+
+    /// Runs `body` on the open connection, opening it first if need be.
+    func withConnection<T>(_ body: (SQLiteConnection) throws(SQLiteError) -> T) throws(StateDatabaseError) -> T {
+        let result = lock.withLock { () -> Result<T, SQLiteError> in
+            do throws(SQLiteError) {
+                let open: SQLiteConnection
+                if let connection { open = connection } else {
+                    open = try SQLiteConnection(path: path, busyTimeoutMs: Self.busyTimeoutMs)
+                    connection = open
+                }
+                return .success(try body(open))
+            } catch {
+                return .failure(error)
+            }
+        }
+        do { return try result.get() } catch { throw StateDatabaseError(path: path, problem: Self.problem(error)) }
+    }
+
+    /// Closes the connection, if open.
+    public func close() {
+        lock.withLock {
+            connection?.close()
+            connection = nil
+        }
+    }
+
+    static func problem(_ error: SQLiteError) -> StateDatabaseError.Problem {
+        if error.isBusy { return .busy(seconds: Int(busyTimeoutMs / 1000)) }
+        if error.isCorrupt { return .corrupt }
+        if error.isSchema { return .unknownSchema(error.message) }
+        if error.isWriteRefused { return .cannotWrite(error.message) }
+        return .unreadable(error.message)
+    }
+}

@@ -1,0 +1,25 @@
+import Glibc
+
+/// The C library's text for an errno value.
+public func systemErrorText(_ code: Int32) -> String {
+    guard let text = strerror(code) else { return "error \(code)" }
+    return String(cString: text)
+}
+
+/// An errno value, read right after the call that set it, for layers that do not import the C library.
+public struct SystemError: Equatable, Sendable, CustomStringConvertible {
+    public let code: Int32
+
+    public init(code: Int32) { self.code = code }
+
+    /// errno as the last failed call left it.
+    public static var last: SystemError { SystemError(code: errno) }
+
+    /// EINTR: the call should be repeated.
+    public var isInterrupted: Bool { code == EINTR }
+
+    /// No error, or one that means the peer went away (reset, broken pipe, nothing to read).
+    public var meansPeerClosed: Bool { code == 0 || code == ECONNRESET || code == EPIPE || code == EAGAIN }
+
+    public var description: String { systemErrorText(code) }
+}

@@ -1,0 +1,145 @@
+import Testing
+@testable import ClawSystem
+@testable import ClawJSON
+@testable import ClawCrypto
+@testable import ClawTransport
+@testable import ClawProtocol
+@testable import ClawState
+@testable import ClawSession
+
+@Suite struct ConfigFileTests {
+    @Test func missingFileIsAnEmptyConfig() throws {
+        let dir = ConfigTestDirectory()
+        let config = try GatewayConfigFile.load(path: dir.sub("nope.json"))
+        #expect(!config.exists)
+        #expect(!config.isRemoteMode)
+    }
+
+    @Test func json5WithEnvSubstitutionAndEnvSecretRefs() throws {
+        let dir = ConfigTestDirectory()
+        let path = dir.write("openclaw.json", """
+            // OpenClaw config, JSON5
+            {
+              gateway: {
+                mode: 'remote',
+                port: 18790,
+                tls: { enabled: true, },
+                auth: { mode: "token", token: "${LOCAL_TOKEN}", password: "pre-${PASS_PART}-post" },
+                remote: {
+                  url: "wss://${GW_HOST}:443/",
+                  token: { source: "env", provider: "default", id: "REMOTE_TOKEN" },
+                  password: "$${NOT_SUBSTITUTED}",
+                },
+              },
+            }
+            """)
+        let env = Environment([
+            "LOCAL_TOKEN": "tok-local", "PASS_PART": "mid", "GW_HOST": "gw.example.com", "REMOTE_TOKEN": "tok-remote",
+        ])
+        let config = try GatewayConfigFile.load(path: path)
+        #expect(config.isRemoteMode)
+        #expect(try config.port("gateway", "port") == 18790)
+        #expect(try config.bool("gateway", "tls", "enabled") == true)
+        #expect(try config.string("gateway", "remote", "url", environment: env) == "wss://gw.example.com:443/")
+        let resolve = { (keys: [String]) throws(ConfigError) -> String? in
+            let input = try SecretInput.parse(config.valueAt(keys), key: keys.joined(separator: "."), path: path)
+            return try config.resolve(input, key: keys.joined(separator: "."), environment: env, stateDirectory: "/nonexistent")
+        }
+        #expect(try resolve(["gateway", "auth", "token"]) == "tok-local")
+        #expect(try resolve(["gateway", "auth", "password"]) == "pre-mid-post")
+        #expect(try resolve(["gateway", "remote", "token"]) == "tok-remote")
+        #expect(try resolve(["gateway", "remote", "password"]) == "${NOT_SUBSTITUTED}")
+    }
+
+    @Test func secretRefShapes() throws {
+        func parse(_ json: JSONValue) throws(ConfigError) -> SecretInput {
+            try SecretInput.parse(json, key: "k", path: "/p")
+        }
+        #expect(try parse(["source": "env", "provider": "default", "id": "A"]) == .ref(source: "env", provider: "default", id: "A"))
+        #expect(try parse(["source": "file", "id": "/x"]) == .ref(source: "file", provider: "default", id: "/x"))
+        #expect(try parse("$MY_TOKEN") == .ref(source: "env", provider: "default", id: "MY_TOKEN"))
+        #expect(try parse("secretref-env:MY_TOKEN") == .ref(source: "env", provider: "default", id: "MY_TOKEN"))
+        #expect(try parse("$lowercase") == .text("$lowercase"))
+        #expect(try parse("   ") == .absent)
+        #expect(try parse(nil) == .absent)
+        #expect(throws: ConfigError.configInvalid(path: "/p", key: "k", expected: "a string or a secret ref {source, provider, id}")) {
+            try parse(["source": "env"])
+        }
+        #expect(throws: ConfigError.self) { try parse(5) }
+    }
+
+    @Test func missingVariableNamesTheVariableKeyAndFile() throws {
+        let dir = ConfigTestDirectory()
+        let path = dir.write("openclaw.json", #"{ gateway: { remote: { url: "wss://${NO_SUCH_HOST}/" } } }"#)
+        let config = try GatewayConfigFile.load(path: path)
+        #expect(throws: ConfigError.missingEnvironmentVariable(name: "NO_SUCH_HOST", key: "gateway.remote.url", path: path)) {
+            try config.string("gateway", "remote", "url", environment: Environment())
+        }
+    }
+
+    @Test func unsupportedSecretRefSuggestsTokenFlag() throws {
+        let dir = ConfigTestDirectory()
+        let path = dir.write("openclaw.json", #"{ gateway: { auth: { token: { source: "exec", provider: "vault", id: "gw" } } } }"#)
+        let config = try GatewayConfigFile.load(path: path)
+        let input = try config.secretInput("gateway", "auth", "token")
+        #expect(throws: ConfigError.unsupportedSecretRef(key: "gateway.auth.token", source: "exec", path: path)) {
+            try config.resolve(input, key: "gateway.auth.token", environment: Environment(), stateDirectory: "/nonexistent")
+        }
+        // `${pass:…}` lookups are a secret source too.
+        #expect(throws: ConfigError.unsupportedSecretRef(key: "k", source: "pass", path: "/p")) {
+            try ConfigText.substitute("${pass:gw/token}", key: "k", path: "/p", environment: Environment())
+        }
+    }
+
+    @Test func envProviderAllowlistIsHonoured() throws {
+        let dir = ConfigTestDirectory()
+        let path = dir.write("openclaw.json", """
+            { secrets: { providers: { locked: { source: "env", allowlist: ["OK_VAR"] } } },
+              gateway: { auth: { token: { source: "env", provider: "locked", id: "OTHER_VAR" } } } }
+            """)
+        let config = try GatewayConfigFile.load(path: path)
+        let input = try config.secretInput("gateway", "auth", "token")
+        #expect(throws: ConfigError.secretRefUnresolved(key: "gateway.auth.token", variable: "OTHER_VAR", path: path)) {
+            try config.resolve(input, key: "gateway.auth.token", environment: Environment(["OTHER_VAR": "x"]), stateDirectory: "/nonexistent")
+        }
+    }
+
+    @Test func syntaxErrorsGiveFileLineAndColumn() {
+        let dir = ConfigTestDirectory()
+        let path = dir.write("openclaw.json", "{\n  gateway: {\n    port: ,\n  }\n}\n")
+        do {
+            _ = try GatewayConfigFile.load(path: path)
+            Issue.record("expected a syntax error")
+        } catch {
+            guard case .configSyntax(let errorPath, let line, let column, _) = error else {
+                Issue.record("unexpected \(error)"); return
+            }
+            #expect(errorPath == path)
+            #expect(line == 3)
+            #expect(column == 11)
+        }
+    }
+
+    @Test func wrongTypesAreNamed() throws {
+        let dir = ConfigTestDirectory()
+        let path = dir.write("openclaw.json", #"{ gateway: { port: "18789", tls: { enabled: "yes" } } }"#)
+        let config = try GatewayConfigFile.load(path: path)
+        #expect(throws: ConfigError.configInvalid(path: path, key: "gateway.port", expected: "a port number (1-65535)")) {
+            try config.port("gateway", "port")
+        }
+        #expect(throws: ConfigError.configInvalid(path: path, key: "gateway.tls.enabled", expected: "true or false")) {
+            try config.bool("gateway", "tls", "enabled")
+        }
+        #expect(throws: ConfigError.configInvalid(path: "/x", key: "the top level", expected: "an object")) {
+            try GatewayConfigFile.parse(Array("[1]".utf8), path: "/x")
+        }
+    }
+
+    @Test func lineAndColumnCountCharactersNotBytes() {
+        let bytes = Array("é\nab\u{1F600}c".utf8)
+        #expect(GatewayConfigFile.lineAndColumn(of: 0, in: bytes) == (1, 1))
+        #expect(GatewayConfigFile.lineAndColumn(of: 3, in: bytes) == (2, 1))
+        // After "ab😀" (2 + 4 bytes) the next character is column 4.
+        #expect(GatewayConfigFile.lineAndColumn(of: 9, in: bytes) == (2, 4))
+    }
+}

@@ -1,0 +1,54 @@
+import Testing
+@testable import ClawSystem
+@testable import ClawJSON
+@testable import ClawCrypto
+@testable import ClawTransport
+@testable import ClawProtocol
+@testable import ClawState
+@testable import ClawSession
+
+/// The gateway's words, defined once, and the one wire ErrorShape.
+@Suite struct VocabularyTests {
+    @Test func chatStatesAndWhichOnesEndARun() {
+        #expect(ChatState.allCases.map(\.rawValue) == ["delta", "final", "aborted", "error", "status"])
+        #expect(ChatState.allCases.filter(\.endsRun) == [.final, .aborted, .error])
+        #expect(ChatSendStatus(rawValue: "in_flight") == .inFlight)
+    }
+
+    @Test func runEventsAreChatAndAgent() {
+        #expect(GatewayEventName.isRunEvent(GatewayEventName.chat))
+        #expect(GatewayEventName.isRunEvent(GatewayEventName.agent))
+        #expect(!GatewayEventName.isRunEvent(GatewayEventName.tick))
+    }
+
+    @Test func theScannedHeaderReadsTheChatFieldsByTheseNames() throws {
+        let frame = #"{"type":"event","event":"chat","seq":4,"payload":{"runId":"r","sessionKey":"main","seq":2,"state":"final"}}"#
+        let header = try JSONEventScanner.scan(Array(frame.utf8))
+        let payload = try JSONValue.parse(Array(frame.utf8))["payload"]
+        #expect(header.runId == payload?[ChatField.runId]?.stringValue)
+        #expect(header.sessionKey == payload?[ChatField.sessionKey]?.stringValue)
+        #expect(header.state == payload?[ChatField.state]?.stringValue)
+        #expect(header.runSeq == payload?[ChatField.seq]?.int64Value)
+    }
+
+    @Test func errorShapeRoundTrips() throws {
+        let shapes = [
+            ErrorShape(code: "UNAVAILABLE", message: "gateway starting", details: ["reason": "startup-sidecars"],
+                       retryable: true, retryAfterMs: 500),
+            ErrorShape(code: "INVALID_REQUEST", message: "bad"),
+            ErrorShape(code: "NOT_PAIRED", message: "pairing required", details: ["code": "PAIRING_REQUIRED", "requestId": "r"],
+                       retryable: false),
+        ]
+        for shape in shapes {
+            var bytes: [UInt8] = []
+            shape.json.write(to: &bytes)
+            #expect(ErrorShape(try JSONValue.parse(bytes)) == shape)
+        }
+        #expect(shapes[2].detailsCode == "PAIRING_REQUIRED")
+        #expect(!shapes[1].isRetryable && shapes[0].isRetryable)
+        // Optional members are left out, not sent as null.
+        var bytes: [UInt8] = []
+        shapes[1].json.write(to: &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == #"{"code":"INVALID_REQUEST","message":"bad"}"#)
+    }
+}
