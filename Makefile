@@ -15,12 +15,13 @@ RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath
 DIST_SCRATCH := .build-dist
 STATIC_OPENSSL := $(CURDIR)/.build-dist-openssl
 
-.PHONY: help build release test demo bench install uninstall completions man clean fuzz deb dist dist-build package-test
+.PHONY: help build release test check-layers demo bench install uninstall completions man clean fuzz deb dist dist-build package-test
 
 help:
 	@echo "make build     debug build of openclaw and openclaw-gateway-sim"
 	@echo "make release   optimised build"
 	@echo "make test      build and run every test (unit and end-to-end)"
+	@echo "make check-layers  the module layers of ARCHITECTURE.md hold (run by make test)"
 	@echo "make demo      start the bundled simulator, send a message, print the history"
 	@echo "make bench     release build, then one-shot latency, watch throughput and peak RSS"
 	@echo "make fuzz      build and run the libFuzzer targets for FUZZ_SECONDS (default 60) each"
@@ -39,11 +40,16 @@ release:
 
 # Every test in a debug build, then the wire and JSON tests again optimised: the optimiser once
 # turned a correct mask-key load into garbage that only a release build showed.
-test:
+test: check-layers
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(SWIFT) test -c release --scratch-path .build-release-tests --filter 'WebSocket|Transport|TLS|JSON|PEM'
 	$(MAKE) package-test
+
+# The module layout of ARCHITECTURE.md: Package.swift's dependencies point down, and only
+# ClawSystem imports the C library (scripts/check-layers.py).
+check-layers:
+	python3 scripts/check-layers.py
 
 # The .deb (from the release build that `make install`'s test already made) and the tarball,
 # checked by tests/package-test.sh: contents, lintian, and the binaries run from each.

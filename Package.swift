@@ -49,11 +49,26 @@ let package = Package(
             name: "CBuildInfo",
             cSettings: commit.isEmpty ? [] : [.define("OPENCLAW_COMMIT", to: "\"\(commit)\"")]
         ),
-        .executableTarget(name: "openclaw", dependencies: ["ClawSession", "CBuildInfo"], swiftSettings: optimized),
-        .executableTarget(name: "openclaw-gateway-sim", dependencies: ["ClawSession"], swiftSettings: optimized),
-        .testTarget(name: "ClawLibraryTests", dependencies: ["ClawSession"]),
+        // The command-line client: the whole library.
+        .executableTarget(
+            name: "openclaw",
+            dependencies: ["ClawSystem", "ClawJSON", "ClawCrypto", "ClawTransport", "ClawProtocol", "ClawState",
+                           "ClawSession", "CBuildInfo"],
+            swiftSettings: optimized
+        ),
+        // The simulator is a server: it never opens a client session.
+        .executableTarget(
+            name: "openclaw-gateway-sim",
+            dependencies: ["ClawSystem", "ClawJSON", "ClawCrypto", "ClawTransport", "ClawProtocol", "ClawState"],
+            swiftSettings: optimized
+        ),
+        .testTarget(name: "ClawLibraryTests",
+                    dependencies: ["ClawSystem", "ClawJSON", "ClawCrypto", "ClawTransport", "ClawProtocol", "ClawState",
+                                   "ClawSession"]),
         // The frame schema is read from the source tree by the simulator conformance tests.
-        .testTarget(name: "openclawTests", dependencies: ["ClawSession", "openclaw", "CSQLite"],
+        .testTarget(name: "openclawTests",
+                    dependencies: ["ClawSystem", "ClawJSON", "ClawCrypto", "ClawTransport", "ClawProtocol", "ClawState",
+                                   "ClawSession", "openclaw", "CSQLite"],
                     exclude: ["Simulator/Schema/gateway-frames.schema.json"]),
     ],
     swiftLanguageModes: [.v6]

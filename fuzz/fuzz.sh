@@ -34,22 +34,40 @@ max_len() {
     esac
 }
 
-# The library and the CLI sources (minus main.swift) become one instrumented module, `OpenClawKit`,
-# built with -enable-testing so the harnesses reach internal types with `@testable import`.
+# The library's modules, bottom to top, then the CLI sources (minus main.swift) as module `openclaw`:
+# each an instrumented module built with -enable-testing, so the harnesses reach internal types with
+# `@testable import`. The order is the layer order of ARCHITECTURE.md.
+MODULES="ClawSystem ClawJSON ClawCrypto ClawTransport ClawProtocol ClawState ClawSession openclaw"
+
+module_sources() {
+    if [ "$1" = openclaw ]; then
+        find Sources/openclaw -name '*.swift' ! -path Sources/openclaw/main.swift | sort
+    else
+        find "Sources/$1" -name '*.swift' | sort
+    fi
+}
+
 build_module() {
     mkdir -p $BIN/mod $BIN/cbuildinfo
     # The CLI's `import CBuildInfo` (the C target SwiftPM builds): a module map and its one object.
     printf 'module CBuildInfo {\n    header "%s/Sources/CBuildInfo/include/BuildInfo.h"\n    export *\n}\n' "$(pwd)" \
         > $BIN/cbuildinfo/module.modulemap
     ${CC:-clang} -O2 -c Sources/CBuildInfo/BuildInfo.c -I Sources/CBuildInfo/include -o $BIN/cbuildinfo/BuildInfo.o
-    SOURCES=$(find Sources/OpenClawKit Sources/openclaw -name '*.swift' ! -path Sources/openclaw/main.swift | sort)
-    if [ -f $BIN/OpenClawKit.o ] && [ -z "$(find $SOURCES -newer $BIN/OpenClawKit.o)" ]; then return; fi
-    echo "fuzz: compiling OpenClawKit + openclaw CLI sources (instrumented)"
-    # shellcheck disable=SC2086
-    $SWIFTC $FLAGS -enable-testing -module-name OpenClawKit -wmo -c $SOURCES \
-        -emit-module -emit-module-path $BIN/mod/OpenClawKit.swiftmodule -o $BIN/OpenClawKit.o \
-        2>&1 | grep -v -e 'warning:' -e '^ *[0-9]* |' -e '^ *|' -e '^$' || true
-    [ -f $BIN/OpenClawKit.o ] && [ -z "$(find $SOURCES -newer $BIN/OpenClawKit.o)" ]
+    rebuild=
+    for module in $MODULES; do
+        SOURCES=$(module_sources "$module")
+        # A module is rebuilt when its sources or any module below it changed.
+        if [ -z "$rebuild" ] && [ -f "$BIN/$module.o" ] && [ -z "$(find $SOURCES -newer "$BIN/$module.o")" ]; then continue; fi
+        rebuild=yes
+        echo "fuzz: compiling $module (instrumented)"
+        rm -f "$BIN/$module.o.tmp"
+        # shellcheck disable=SC2086
+        $SWIFTC $FLAGS -I $BIN/mod -enable-testing -module-name "$module" -wmo -c $SOURCES \
+            -emit-module -emit-module-path "$BIN/mod/$module.swiftmodule" -o "$BIN/$module.o.tmp" \
+            2>&1 | grep -v -e 'warning:' -e '^ *[0-9]* |' -e '^ *|' -e '^$' || true
+        [ -f "$BIN/$module.o.tmp" ] || { echo "fuzz: $module did not compile" >&2; exit 1; }
+        mv "$BIN/$module.o.tmp" "$BIN/$module.o"
+    done
 }
 
 build() {
@@ -59,7 +77,9 @@ build() {
         echo "fuzz: linking $BIN/$target"
         # shellcheck disable=SC2086
         $SWIFTC $FLAGS -I $BIN/mod -module-name "$name" fuzz/harness/FuzzSupport.swift "fuzz/harness/$name.swift" \
-            $BIN/OpenClawKit.o $BIN/cbuildinfo/BuildInfo.o -lssl -lcrypto -lsqlite3 -o "$BIN/$target"
+            $(for module in $MODULES; do printf '%s ' "$BIN/$module.o"; done) $BIN/cbuildinfo/BuildInfo.o \
+            -lssl -lcrypto -lsqlite3 -o "$BIN/$target" 2>&1 | grep -v "Cannot export local symbol '__asan" || true
+        [ -x "$BIN/$target" ] || { echo "fuzz: $target did not link" >&2; exit 1; }
     done
 }
 

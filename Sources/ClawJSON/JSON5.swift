@@ -1,4 +1,3 @@
-import ClawSystem
 /// A JSON5 reader for OpenClaw's `openclaw.json`.
 ///
 /// Accepts comments, trailing commas, identifier keys, single-quoted strings, hex numbers, leading `+`,

@@ -1,4 +1,3 @@
-import ClawSystem
 /// Why some bytes are not the JSON (or JSON5) they should be, and where.
 public struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
     public var message: String

@@ -1,4 +1,3 @@
-import ClawSystem
 extension JSONValue {
     /// Appends the compact JSON text of this value (RFC 8259 escapes, numbers as written).
     ///

@@ -1,4 +1,3 @@
-import ClawSystem
 /// A JSON value that keeps what a byte-faithful client must keep: object members in
 /// their original order (duplicates included) and each number's text exactly as written.
 public enum JSONValue: Sendable, Hashable {

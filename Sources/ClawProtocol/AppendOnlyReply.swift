@@ -1,5 +1,3 @@
-import ClawSystem
-import ClawJSON
 /// What `send --stream` writes to an output it cannot rewrite (a pipe or file): only characters that extend what
 /// it already wrote. When the gateway rewrote the text it writes nothing more until the run ends, then — unless
 /// the final text still extends what was written — a newline and the whole final text; the run's last write

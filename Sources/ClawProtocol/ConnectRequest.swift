@@ -1,4 +1,3 @@
-import ClawSystem
 import ClawJSON
 /// Builds the `connect` request params (docs/protocol.md §3.2) with no keys beyond the schema.
 public struct ConnectRequest: Sendable {

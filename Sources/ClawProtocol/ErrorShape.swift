@@ -1,4 +1,3 @@
-import ClawSystem
 import ClawJSON
 /// The `error` object of a failed `res` (docs/protocol.md §2.1), decoded by the client and encoded by
 /// the simulator: one type, so the two cannot drift apart.

@@ -1,4 +1,3 @@
-import ClawSystem
 import ClawJSON
 /// What the client needs from `hello-ok` (docs/protocol.md §3.7).
 public struct HelloOk: Sendable {

@@ -1,4 +1,3 @@
-import ClawSystem
 import ClawJSON
 /// The printable text of a transcript or `chat` event message (docs/protocol.md §4.1, §5.1): text parts exactly
 /// as sent, tool calls as `[tool NAME]`, images as `[image]`, thinking hidden.

@@ -1,5 +1,3 @@
-import ClawSystem
-import ClawJSON
 /// The Gateway protocol versions this client speaks: sent as `minProtocol`/`maxProtocol` in
 /// `connect`, and printed by `openclaw version`.
 public enum GatewayProtocol {

@@ -1,4 +1,3 @@
-import ClawSystem
 import ClawJSON
 /// Removes secrets from frames before they are shown (`--trace`, `--raw`): every string under a member
 /// name `SecretKeyName` accepts.

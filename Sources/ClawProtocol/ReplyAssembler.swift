@@ -1,4 +1,3 @@
-import ClawSystem
 import ClawJSON
 /// One run's reply, built from its `chat` event payloads (docs/protocol.md §5.1) in per-run `seq` order, with a
 /// progress line from `status` and `agent` events (§5.2); each applied event returns an `Update` saying what changed.

@@ -1,5 +1,3 @@
-import ClawSystem
-import ClawJSON
 /// Guards output against secrets in gateway frames: the frame scanner already checked every member
 /// name with `Redaction.isSecretKey` (escapes decoded), so frames it cleared are printed as received
 /// and only the rest go through `Redaction`.

@@ -1,5 +1,3 @@
-import ClawSystem
-import ClawJSON
 /// The gateway's words, defined once for the client and the simulator (docs/protocol.md §2, §7).
 /// Names the protocol spells as strings stay strings here, but a typo becomes a compile error.
 

@@ -1,9 +1,4 @@
-import ClawSystem
-import ClawJSON
 import ClawCrypto
-import ClawTransport
-import ClawProtocol
-import ClawState
 /// Exponential backoff with jitter for reconnecting: base × 2^(attempt−1), capped, then up to a
 /// quarter more at random so that many clients do not retry in step. Jitter only lengthens a
 /// delay: the first retry never comes sooner than the base (the official client: 1 s, ×2, 30 s).

@@ -1,8 +1,4 @@
 import ClawSystem
-import ClawJSON
-import ClawCrypto
-import ClawTransport
-import ClawProtocol
 import ClawState
 
 /// The device identity a session signs with, loaded once, when first needed. The handshake asks for

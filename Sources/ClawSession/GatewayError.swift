@@ -1,7 +1,3 @@
-import ClawSystem
-import ClawJSON
-import ClawCrypto
-import ClawTransport
 import ClawProtocol
 import ClawState
 /// Every way a gateway command can fail, grouped as the CLI's exit statuses are. Cases carry

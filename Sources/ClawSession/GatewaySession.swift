@@ -1,6 +1,5 @@
 import ClawSystem
 import ClawJSON
-import ClawCrypto
 import ClawTransport
 import ClawProtocol
 import ClawState

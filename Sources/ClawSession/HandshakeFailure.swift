@@ -1,7 +1,3 @@
-import ClawSystem
-import ClawJSON
-import ClawCrypto
-import ClawTransport
 import ClawProtocol
 import ClawState
 /// Turns a rejected `connect` into a typed reason and the right error class.

@@ -1,6 +1,4 @@
-import ClawSystem
 import ClawJSON
-import ClawCrypto
 import ClawTransport
 import ClawProtocol
 import ClawState

@@ -1,4 +1,3 @@
-import ClawSystem
 import ClawCrypto
 /// How a `wss://` client checks the server.
 public struct TLSClientOptions: Sendable {

@@ -5,7 +5,7 @@ import COpenSSL
 /// TLS over a TCP stream via OpenSSL, on the non-blocking socket: OpenSSL's WANT_READ/WANT_WRITE become
 /// `poll(2)` waits with deadlines. SSL calls are serialised by a lock that is never held while waiting,
 /// so one reader and one writer thread can share the stream.
-public final class TLSStream: ByteStream, @unchecked Sendable {
+package final class TLSStream: ByteStream, @unchecked Sendable {
     public let tcp: TCPStream
     private let ssl: OpaquePointer
     private let lock = TransportLock()

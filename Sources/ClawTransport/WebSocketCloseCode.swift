@@ -1,5 +1,3 @@
-import ClawSystem
-import ClawCrypto
 /// RFC 6455 §7.4 status codes this codec sends, and which received codes are legal.
 public enum WebSocketCloseCode {
     public static let normal: UInt16 = 1000

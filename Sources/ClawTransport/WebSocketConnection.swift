@@ -307,7 +307,7 @@ public final class WebSocketConnection: @unchecked Sendable {
     }
 
     /// Sends one frame as given (fragments, control frames, even invalid ones); for tests and the simulator's faults.
-    public func send(frame: WebSocketFrame, deadline: Deadline) throws(WebSocketError) {
+    package func send(frame: WebSocketFrame, deadline: Deadline) throws(WebSocketError) {
         try send(fin: frame.fin, opcode: frame.opcode, payload: frame.payload, deadline: deadline)
     }
 

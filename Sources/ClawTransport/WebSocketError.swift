@@ -1,5 +1,4 @@
 import ClawSystem
-import ClawCrypto
 /// Why a WebSocket operation failed; `description` is one line for people.
 public enum WebSocketError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The server did not answer the upgrade with a valid 101; carries its status line (or why not).

@@ -1,7 +1,5 @@
-import ClawSystem
-import ClawCrypto
 /// RFC 6455 opcodes this codec knows; anything else is a protocol error (1002).
-public enum WebSocketOpcode: UInt8, Sendable {
+package enum WebSocketOpcode: UInt8, Sendable {
     case continuation = 0x0, text = 0x1, binary = 0x2, close = 0x8, ping = 0x9, pong = 0xA
 
     /// Close, ping and pong: at most 125 bytes and never fragmented.
@@ -9,7 +7,7 @@ public enum WebSocketOpcode: UInt8, Sendable {
 }
 
 /// One RFC 6455 frame.
-public struct WebSocketFrame: Sendable, Equatable {
+package struct WebSocketFrame: Sendable, Equatable {
     public var fin: Bool
     public var opcode: WebSocketOpcode
     public var payload: [UInt8]

@@ -1,4 +1,3 @@
-import ClawSystem
 import ClawCrypto
 /// The head of an HTTP/1.1 request or response: the start line and the header fields in order.
 public struct HTTPHead: Sendable {

@@ -1,5 +1,3 @@
-import ClawSystem
-import ClawCrypto
 /// A parsed `ws://` or `wss://` URL.
 public struct WebSocketURL: Sendable, Equatable, CustomStringConvertible {
     public var isSecure: Bool

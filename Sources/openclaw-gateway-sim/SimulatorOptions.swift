@@ -1,10 +1,4 @@
-import ClawSystem
-import ClawJSON
 import ClawCrypto
-import ClawTransport
-import ClawProtocol
-import ClawState
-import ClawSession
 
 /// How the scripted agent answers a `chat.send`.
 enum ReplyMode: Sendable, Equatable {

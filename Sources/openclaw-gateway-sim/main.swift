@@ -1,11 +1,4 @@
 import Foundation
-import ClawSystem
-import ClawJSON
-import ClawCrypto
-import ClawTransport
-import ClawProtocol
-import ClawState
-import ClawSession
 
 // openclaw-gateway-sim: see SimulatorOptions.helpText.
 signal(SIGPIPE, SIG_IGN)

@@ -1,11 +1,7 @@
 import Testing
 @testable import ClawSystem
-@testable import ClawJSON
-@testable import ClawCrypto
 @testable import ClawTransport
-@testable import ClawProtocol
 @testable import ClawState
-@testable import ClawSession
 
 /// End-to-end `ConnectionResolver.resolve`: files on disk, URL parsing and the plaintext policy.
 @Suite struct ConfigConnectionTests {

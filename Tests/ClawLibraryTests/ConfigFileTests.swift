@@ -1,11 +1,7 @@
 import Testing
 @testable import ClawSystem
 @testable import ClawJSON
-@testable import ClawCrypto
-@testable import ClawTransport
-@testable import ClawProtocol
 @testable import ClawState
-@testable import ClawSession
 
 @Suite struct ConfigFileTests {
     @Test func missingFileIsAnEmptyConfig() throws {

@@ -1,11 +1,6 @@
 import Testing
 @testable import ClawSystem
-@testable import ClawJSON
-@testable import ClawCrypto
-@testable import ClawTransport
-@testable import ClawProtocol
 @testable import ClawState
-@testable import ClawSession
 
 /// One precedence rule: a config file, an environment and flags, and what must win.
 struct PrecedenceCase: CustomTestStringConvertible, Sendable {

@@ -2,10 +2,7 @@ import Testing
 @testable import ClawSystem
 @testable import ClawJSON
 @testable import ClawCrypto
-@testable import ClawTransport
-@testable import ClawProtocol
 @testable import ClawState
-@testable import ClawSession
 
 /// No credential or key material may appear in any error text.
 @Suite struct ConfigSecretRedactionTests {

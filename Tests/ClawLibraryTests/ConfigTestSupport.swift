@@ -1,12 +1,6 @@
 import Foundation
 import Testing
-@testable import ClawSystem
-@testable import ClawJSON
-@testable import ClawCrypto
-@testable import ClawTransport
-@testable import ClawProtocol
 @testable import ClawState
-@testable import ClawSession
 
 /// A private temporary directory, removed when the test ends.
 final class ConfigTestDirectory {

@@ -1,11 +1,5 @@
 import Testing
-@testable import ClawSystem
-@testable import ClawJSON
 @testable import ClawCrypto
-@testable import ClawTransport
-@testable import ClawProtocol
-@testable import ClawState
-@testable import ClawSession
 
 @Suite struct CryptoTests {
     @Test func sha256OfABCMatchesFIPS180Example() {

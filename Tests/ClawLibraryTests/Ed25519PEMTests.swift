@@ -1,12 +1,6 @@
 import Foundation
 import Testing
-@testable import ClawSystem
-@testable import ClawJSON
 @testable import ClawCrypto
-@testable import ClawTransport
-@testable import ClawProtocol
-@testable import ClawState
-@testable import ClawSession
 
 /// The strict PKCS#8 / SPKI reader that spares OpenSSL's generic decoder (`Ed25519PEM`).
 @Suite struct Ed25519PEMTests {

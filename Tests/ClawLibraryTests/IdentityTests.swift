@@ -1,12 +1,8 @@
 import Foundation
 import Testing
-@testable import ClawSystem
 @testable import ClawJSON
 @testable import ClawCrypto
-@testable import ClawTransport
-@testable import ClawProtocol
 @testable import ClawState
-@testable import ClawSession
 
 @Suite struct IdentityTests {
     @Test func createsAPrivateOfficialFormatIdentityAndLoadsItAgain() throws {

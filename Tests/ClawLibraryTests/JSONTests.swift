@@ -1,11 +1,5 @@
 import Testing
-@testable import ClawSystem
 @testable import ClawJSON
-@testable import ClawCrypto
-@testable import ClawTransport
-@testable import ClawProtocol
-@testable import ClawState
-@testable import ClawSession
 
 /// Parses `bytes` and returns the error, or nil when it parsed.
 private func parseError(_ bytes: [UInt8], maxDepth: Int = 256) -> JSONError? {

@@ -1,11 +1,6 @@
 import Testing
-import ClawSystem
 import ClawJSON
-import ClawCrypto
-import ClawTransport
 import ClawProtocol
-import ClawState
-import ClawSession
 
 @Suite struct MessageTextTests {
     private func message(_ parts: JSONValue..., role: String = "assistant") -> JSONValue {

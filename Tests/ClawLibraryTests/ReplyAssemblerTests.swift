@@ -1,11 +1,6 @@
 import Testing
-@testable import ClawSystem
 @testable import ClawJSON
-@testable import ClawCrypto
-@testable import ClawTransport
 @testable import ClawProtocol
-@testable import ClawState
-@testable import ClawSession
 
 /// Chat event payloads as the gateway sends them (docs/protocol.md §5.1).
 private enum Chat {

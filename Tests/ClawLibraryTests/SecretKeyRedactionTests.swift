@@ -1,11 +1,7 @@
 import Testing
-@testable import ClawSystem
 @testable import ClawJSON
-@testable import ClawCrypto
-@testable import ClawTransport
 @testable import ClawProtocol
 @testable import ClawState
-@testable import ClawSession
 
 /// Secret member names in every spelling the gateway may use are redacted (found by fuzzing, fuzz/README.md).
 @Suite struct SecretKeyRedactionTests {

@@ -1,10 +1,7 @@
 import Testing
-@testable import ClawSystem
 @testable import ClawJSON
-@testable import ClawCrypto
 @testable import ClawTransport
 @testable import ClawProtocol
-@testable import ClawState
 @testable import ClawSession
 
 /// `GatewaySession.receive` leaves a whole text message's UTF-8 check to the frame scanner: what it accepts

@@ -1,11 +1,7 @@
 import Testing
-@testable import ClawSystem
-@testable import ClawJSON
 @testable import ClawCrypto
 @testable import ClawTransport
-@testable import ClawProtocol
 @testable import ClawState
-@testable import ClawSession
 
 /// The rules the official client keys the state database by, written out case by case.
 @Suite struct StateStoreRulesTests {

@@ -1,12 +1,7 @@
 import Foundation
 import Testing
 @testable import ClawSystem
-@testable import ClawJSON
-@testable import ClawCrypto
 @testable import ClawTransport
-@testable import ClawProtocol
-@testable import ClawState
-@testable import ClawSession
 
 /// wss:// against the project's own TLS server side, with a self-signed certificate made by `openssl`.
 @Suite(.enabled(if: TestCertificate.shared != nil, "needs the openssl command"))

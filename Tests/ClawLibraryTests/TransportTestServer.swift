@@ -1,11 +1,6 @@
 import Foundation
 @testable import ClawSystem
-@testable import ClawJSON
-@testable import ClawCrypto
 @testable import ClawTransport
-@testable import ClawProtocol
-@testable import ClawState
-@testable import ClawSession
 
 /// A WebSocket echo server in the server role on a real loopback listener, one thread per connection:
 /// each data message comes back whole with its type. Failures (bad TLS clients, say) just end that connection.

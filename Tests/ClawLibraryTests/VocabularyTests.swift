@@ -1,11 +1,6 @@
 import Testing
-@testable import ClawSystem
 @testable import ClawJSON
-@testable import ClawCrypto
-@testable import ClawTransport
 @testable import ClawProtocol
-@testable import ClawState
-@testable import ClawSession
 
 /// The gateway's words, defined once, and the one wire ErrorShape.
 @Suite struct VocabularyTests {

@@ -1,11 +1,6 @@
 import Testing
 @testable import ClawSystem
-@testable import ClawJSON
-@testable import ClawCrypto
 @testable import ClawTransport
-@testable import ClawProtocol
-@testable import ClawState
-@testable import ClawSession
 
 /// The frame codec against RFC 6455 §5.7's examples, fed whole and byte by byte.
 @Suite struct WebSocketCodecTests {

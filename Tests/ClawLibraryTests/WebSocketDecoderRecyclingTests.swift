@@ -1,11 +1,5 @@
 import Testing
-@testable import ClawSystem
-@testable import ClawJSON
-@testable import ClawCrypto
 @testable import ClawTransport
-@testable import ClawProtocol
-@testable import ClawState
-@testable import ClawSession
 
 /// The decoder refills the last small message's storage only when nobody else holds that message.
 @Suite struct WebSocketDecoderRecyclingTests {

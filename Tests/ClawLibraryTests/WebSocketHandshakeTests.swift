@@ -1,12 +1,7 @@
 import Foundation
 import Testing
-@testable import ClawSystem
-@testable import ClawJSON
 @testable import ClawCrypto
 @testable import ClawTransport
-@testable import ClawProtocol
-@testable import ClawState
-@testable import ClawSession
 
 /// The opening handshake in both roles, against scripted peers.
 @Suite struct WebSocketHandshakeTests {

@@ -1,11 +1,5 @@
 import Testing
-@testable import ClawSystem
-@testable import ClawJSON
-@testable import ClawCrypto
 @testable import ClawTransport
-@testable import ClawProtocol
-@testable import ClawState
-@testable import ClawSession
 
 /// Hostile input reaching a connection: each must be refused with the right close code, both thrown and sent.
 @Suite struct WebSocketHostileInputTests {

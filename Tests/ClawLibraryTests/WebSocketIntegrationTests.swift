@@ -1,12 +1,7 @@
 import Foundation
 import Testing
 @testable import ClawSystem
-@testable import ClawJSON
-@testable import ClawCrypto
 @testable import ClawTransport
-@testable import ClawProtocol
-@testable import ClawState
-@testable import ClawSession
 
 /// The client role against the project's own server role over real loopback sockets (ws://).
 @Suite struct WebSocketIntegrationTests {

@@ -1,11 +1,6 @@
 import Glibc
 @testable import ClawSystem
-@testable import ClawJSON
-@testable import ClawCrypto
 @testable import ClawTransport
-@testable import ClawProtocol
-@testable import ClawState
-@testable import ClawSession
 
 /// An in-memory byte stream: a unit test isolates the codec from sockets with it.
 /// Reads serve `input` (then EOF if `endOfInput`, else time out); writes are recorded.

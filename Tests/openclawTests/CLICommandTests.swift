@@ -1,12 +1,6 @@
 import Foundation
 import Testing
-import ClawSystem
 import ClawJSON
-import ClawCrypto
-import ClawTransport
-import ClawProtocol
-import ClawState
-import ClawSession
 
 /// The `openclaw` binary against the simulator: every command and output mode of docs/cli.md.
 @Suite struct CLICommandTests {

@@ -2,11 +2,7 @@ import Foundation
 import Testing
 import ClawSystem
 import ClawJSON
-import ClawCrypto
 import ClawTransport
-import ClawProtocol
-import ClawState
-import ClawSession
 
 /// One test per row of docs/cli.md's exit-status table, plus the failure scenarios of issue 5.
 @Suite struct CLIExitStatusTests {

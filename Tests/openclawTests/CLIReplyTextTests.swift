@@ -1,12 +1,6 @@
 import Foundation
 import Testing
-import ClawSystem
 import ClawJSON
-import ClawCrypto
-import ClawTransport
-import ClawProtocol
-import ClawState
-import ClawSession
 
 /// `send -o text` against scripted runs: on a pipe the final text once, with `--stream` append-only,
 /// whatever the events did (duplicates, reordering, replace, status, parts, a changed final).

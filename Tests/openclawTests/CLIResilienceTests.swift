@@ -1,12 +1,6 @@
 import Foundation
 import Testing
-import ClawSystem
 import ClawJSON
-import ClawCrypto
-import ClawTransport
-import ClawProtocol
-import ClawState
-import ClawSession
 
 /// Sessions that survive what real gateways and networks do: frames the client does not
 /// understand, stop commands, silent links, a starting gateway, flapping connections.

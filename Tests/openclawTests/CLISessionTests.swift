@@ -1,12 +1,8 @@
 import Foundation
 import Testing
-import ClawSystem
 import ClawJSON
 import ClawCrypto
-import ClawTransport
-import ClawProtocol
 import ClawState
-import ClawSession
 
 /// Issue 4's session scenarios through the real binary: device tokens, credentials, versions.
 @Suite struct CLISessionTests {

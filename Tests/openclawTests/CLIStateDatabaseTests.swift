@@ -1,12 +1,8 @@
 import Foundation
 import Testing
-import ClawSystem
 import ClawJSON
 import ClawCrypto
-import ClawTransport
-import ClawProtocol
 import ClawState
-import ClawSession
 
 /// The official SQLite state store, through the real binary against the simulator, on state directories
 /// built as a current official install builds them (`OfficialStateDatabase`).

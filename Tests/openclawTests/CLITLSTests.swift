@@ -1,12 +1,5 @@
 import Foundation
 import Testing
-import ClawSystem
-import ClawJSON
-import ClawCrypto
-import ClawTransport
-import ClawProtocol
-import ClawState
-import ClawSession
 
 /// `wss://` end to end: the simulator serves TLS with a certificate the test makes with openssl.
 @Suite struct CLITLSTests {

@@ -1,12 +1,6 @@
 import Foundation
 import Testing
-import ClawSystem
 import ClawJSON
-import ClawCrypto
-import ClawTransport
-import ClawProtocol
-import ClawState
-import ClawSession
 
 /// `openclaw watch` against a simulator that restarts, shuts down, goes silent and floods.
 @Suite struct CLIWatchTests {

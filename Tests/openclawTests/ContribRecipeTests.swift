@@ -1,13 +1,6 @@
 import Foundation
 import Testing
 @testable import openclaw
-import ClawSystem
-import ClawJSON
-import ClawCrypto
-import ClawTransport
-import ClawProtocol
-import ClawState
-import ClawSession
 
 /// The cron line (contrib/cron/openclaw.crontab) and the systemd user unit
 /// (contrib/systemd/openclaw-watch.service), run as cron and systemd would run them against the

@@ -1,10 +1,5 @@
 import Testing
 @testable import openclaw
-import ClawSystem
-import ClawJSON
-import ClawCrypto
-import ClawTransport
-import ClawProtocol
 import ClawState
 import ClawSession
 

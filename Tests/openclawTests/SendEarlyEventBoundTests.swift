@@ -1,12 +1,8 @@
 import Foundation
 import Testing
-@testable import ClawSystem
-@testable import ClawJSON
-@testable import ClawCrypto
-@testable import ClawTransport
-@testable import ClawProtocol
-@testable import ClawState
-@testable import ClawSession
+import ClawSystem
+import ClawJSON
+import ClawTransport
 
 /// `send` holds back run events that overtake the chat.send ack; a gateway that
 /// floods them and never acks must not grow that buffer without bound (it was unbounded until the hardening pass).

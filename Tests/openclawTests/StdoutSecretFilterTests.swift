@@ -1,12 +1,6 @@
 import Testing
 @testable import openclaw
-@testable import ClawSystem
-@testable import ClawJSON
-@testable import ClawCrypto
-@testable import ClawTransport
-@testable import ClawProtocol
-@testable import ClawState
-@testable import ClawSession
+import ClawProtocol
 
 /// Inputs from the `frames` fuzz target (fuzz/README.md): frames whose secrets the byte prefilter
 /// waved through to stdout unredacted before it matched every key `Redaction.isSecretKey` accepts.

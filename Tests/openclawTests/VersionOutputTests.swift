@@ -1,12 +1,6 @@
 import Foundation
 import Testing
-import ClawSystem
-import ClawJSON
-import ClawCrypto
-import ClawTransport
 import ClawProtocol
-import ClawState
-import ClawSession
 
 /// `openclaw version`: the first line stays `openclaw VERSION`; then the protocol range the client
 /// sends in `connect`, then the commit (`unknown` for a plain `swift build`; tests/package-test.sh

@@ -1,6 +1,13 @@
 // Target 4: the command-line parser. Arguments are the input split at NUL bytes;
 // parsing returns an invocation or throws a UsageError, never traps.
-@testable import OpenClawKit
+@testable import ClawSystem
+@testable import ClawJSON
+@testable import ClawCrypto
+@testable import ClawTransport
+@testable import ClawProtocol
+@testable import ClawState
+@testable import ClawSession
+@testable import openclaw
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

@@ -1,6 +1,12 @@
 // Shared by every harness (compiled into each binary next to the harness file).
 import Glibc
-@testable import OpenClawKit
+@testable import ClawSystem
+@testable import ClawJSON
+@testable import ClawCrypto
+@testable import ClawTransport
+@testable import ClawProtocol
+@testable import ClawState
+@testable import ClawSession
 
 /// Stops the fuzzer with a message: libFuzzer records the input as a crash.
 func fuzzFail(_ message: String) -> Never {

@@ -1,7 +1,13 @@
 // Target 5: what the gateway sends before and after the upgrade. Mode byte 0..2: a frame
 // (GatewayFrame, ErrorShape, HelloOk, Redaction and the CLI's SecretFilter); 3: the client's parse of
 // the server's upgrade response; 4: the server's accept of an upgrade request, then frames.
-@testable import OpenClawKit
+@testable import ClawSystem
+@testable import ClawJSON
+@testable import ClawCrypto
+@testable import ClawTransport
+@testable import ClawProtocol
+@testable import ClawState
+@testable import ClawSession
 
 /// The key the RFC 6455 §1.3 example uses, so seeds can carry a matching Sec-WebSocket-Accept.
 private let exampleKey = "dGhlIHNhbXBsZSBub25jZQ=="

@@ -1,6 +1,12 @@
 // Target 2: the strict JSON parser. parse(print(v)) == v (compact and pretty), and the
 // frame scanner `watch` uses agrees with the parser on validity and on the routing fields.
-@testable import OpenClawKit
+@testable import ClawSystem
+@testable import ClawJSON
+@testable import ClawCrypto
+@testable import ClawTransport
+@testable import ClawProtocol
+@testable import ClawState
+@testable import ClawSession
 
 private func reparse(_ text: [UInt8], _ what: String) -> JSONValue {
     do throws(JSONError) { return try JSONValue.parse(text, maxDepth: 1024) } catch {

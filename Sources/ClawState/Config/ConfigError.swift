@@ -1,7 +1,3 @@
-import ClawSystem
-import ClawJSON
-import ClawCrypto
-import ClawTransport
 /// Why the gateway URL or credentials could not be worked out: the file, key or variable at fault,
 /// never a credential's value. The caller turns it into words (the CLI: `FailureMessages`).
 public enum ConfigError: Error, Sendable, Equatable {

@@ -1,6 +1,3 @@
-import ClawSystem
-import ClawJSON
-import ClawCrypto
 import ClawTransport
 /// The command-line flags that decide where to connect and with which credentials.
 /// Every field is optional; nil means "not given on the command line".

@@ -1,5 +1,4 @@
 import ClawSystem
-import ClawJSON
 import ClawCrypto
 import ClawTransport
 // How the official OpenClaw CLI picks the gateway URL and credentials (openclaw/openclaw, read 2026):

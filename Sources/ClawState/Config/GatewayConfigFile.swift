@@ -1,7 +1,5 @@
 import ClawSystem
 import ClawJSON
-import ClawCrypto
-import ClawTransport
 /// The `gateway` settings of an OpenClaw `openclaw.json` (JSON5) that a client needs.
 /// A missing file reads as an empty config, as it does for the official CLI.
 public struct GatewayConfigFile: Sendable {

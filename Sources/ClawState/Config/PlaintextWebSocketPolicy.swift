@@ -1,6 +1,4 @@
 import ClawSystem
-import ClawJSON
-import ClawCrypto
 import ClawTransport
 /// Whether plaintext `ws://` may go to a host, following the official Node client
 /// (openclaw/openclaw `src/gateway/net.ts` `isSecureWebSocketUrl`): loopback only, unless

@@ -1,7 +1,3 @@
-import ClawSystem
-import ClawJSON
-import ClawCrypto
-import ClawTransport
 /// A credential (token, password) whose text never reaches logs or error messages by accident:
 /// printing, interpolating or dumping it yields `<redacted>`; only `value` gives the text.
 public struct Secret: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {

@@ -1,7 +1,5 @@
 import ClawSystem
 import ClawJSON
-import ClawCrypto
-import ClawTransport
 /// A credential as written in `openclaw.json`: plain text (possibly with `${VAR}`), or a secret ref.
 /// Shapes follow openclaw/openclaw `src/config/types.secrets.ts` (`coerceSecretRef`):
 /// `{source, provider, id}` (exactly these keys), legacy `{source, id}`, the string shorthands

@@ -1,7 +1,3 @@
-import ClawSystem
-import ClawJSON
-import ClawCrypto
-import ClawTransport
 /// Where a connection setting came from, for messages to people. The library names the place; the
 /// caller words its own options (the CLI says `--token`, another front end may say something else).
 public indirect enum SettingSource: Sendable, Equatable {

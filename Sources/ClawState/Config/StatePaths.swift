@@ -1,7 +1,4 @@
 import ClawSystem
-import ClawJSON
-import ClawCrypto
-import ClawTransport
 /// Where an OpenClaw install keeps its state and config, resolved exactly as the official CLI does
 /// (openclaw/openclaw `src/config/paths.ts`, `src/infra/home-dir.ts`):
 /// - home: `OPENCLAW_HOME` (a leading `~` means `$HOME`), else `$HOME`, else the password database, else the cwd;

@@ -1,7 +1,4 @@
 import ClawSystem
-import ClawJSON
-import ClawCrypto
-import ClawTransport
 /// The exact strings a device signs in `connect.params.device.signature` (docs/protocol.md §3.3).
 /// Every gateway generation verifies v2; v3 also binds the client's platform and device family.
 public enum DeviceAuthPayload {

@@ -1,7 +1,5 @@
 import ClawSystem
 import ClawJSON
-import ClawCrypto
-import ClawTransport
 /// A device token the gateway issued in `hello-ok.auth`, as kept for later connects.
 public struct StoredDeviceToken: Sendable, Equatable {
     public var token: Secret

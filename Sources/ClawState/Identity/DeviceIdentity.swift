@@ -1,7 +1,5 @@
 import ClawSystem
-import ClawJSON
 import ClawCrypto
-import ClawTransport
 /// This client's Ed25519 device key and the id the gateway knows it by (docs/protocol.md §3.3).
 public struct DeviceIdentity: Sendable, CustomStringConvertible {
     /// Lowercase hex SHA-256 of the raw 32-byte public key.

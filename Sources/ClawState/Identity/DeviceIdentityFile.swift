@@ -1,7 +1,6 @@
 import ClawSystem
 import ClawJSON
 import ClawCrypto
-import ClawTransport
 /// Reading and writing `device.json`.
 /// Official (openclaw/openclaw `src/infra/device-identity.ts`): `JSON.stringify(..., null, 2) + "\n"` of
 /// `{version: 1, deviceId, publicKeyPem (SPKI), privateKeyPem (PKCS#8), createdAtMs}`; when the stored

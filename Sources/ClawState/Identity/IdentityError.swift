@@ -1,7 +1,3 @@
-import ClawSystem
-import ClawJSON
-import ClawCrypto
-import ClawTransport
 /// Why the device identity or the device-token store could not be used. Descriptions are one line,
 /// name the file, and never contain key material or tokens.
 public enum IdentityError: Error, Sendable, Equatable, CustomStringConvertible {

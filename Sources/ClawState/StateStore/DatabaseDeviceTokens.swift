@@ -1,7 +1,5 @@
 import ClawSystem
 import ClawJSON
-import ClawCrypto
-import ClawTransport
 /// Device tokens in the state database, written as the official CLI writes them: one row per
 /// (device, role), `scopes_json` the normalised scopes as compact JSON, `updated_at_ms` now, each
 /// change one short `BEGIN IMMEDIATE` transaction that touches that row only.

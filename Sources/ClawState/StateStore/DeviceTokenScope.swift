@@ -1,5 +1,3 @@
-import ClawSystem
-import ClawJSON
 import ClawCrypto
 import ClawTransport
 /// The key `gateway_origin_device_tokens` files a gateway's device tokens under, computed as the

@@ -1,7 +1,3 @@
-import ClawSystem
-import ClawJSON
-import ClawCrypto
-import ClawTransport
 import CSQLite
 
 /// A value bound to, or read from, an SQL statement.

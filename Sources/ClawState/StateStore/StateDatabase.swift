@@ -1,7 +1,4 @@
 import ClawSystem
-import ClawJSON
-import ClawCrypto
-import ClawTransport
 import CSQLite
 
 /// The official OpenClaw state database, `<state>/state/openclaw.sqlite`: since July 2026 the

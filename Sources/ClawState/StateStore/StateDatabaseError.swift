@@ -1,7 +1,3 @@
-import ClawSystem
-import ClawJSON
-import ClawCrypto
-import ClawTransport
 /// Why the OpenClaw state database could not be used. One line each, naming the file and what to do;
 /// never a key, token or secret read from it.
 public struct StateDatabaseError: Error, Sendable, Equatable, CustomStringConvertible {

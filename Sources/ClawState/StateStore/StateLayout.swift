@@ -1,6 +1,3 @@
-import ClawSystem
-import ClawJSON
-import ClawCrypto
 import ClawTransport
 /// How a state directory keeps the device identity and device tokens.
 public enum StateLayout: Sendable, Equatable {

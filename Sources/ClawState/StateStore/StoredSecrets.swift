@@ -1,7 +1,4 @@
 import ClawSystem
-import ClawJSON
-import ClawCrypto
-import ClawTransport
 /// Secrets the official CLI keeps in the state database (`secret_store_entries`), for secret refs
 /// `{source: "store", provider: "default", id: NAME}`: the live team-scope row of that name. Read only.
 public enum StoredSecrets {

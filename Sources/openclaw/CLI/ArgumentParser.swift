@@ -1,10 +1,4 @@
 import ClawSystem
-import ClawJSON
-import ClawCrypto
-import ClawTransport
-import ClawProtocol
-import ClawState
-import ClawSession
 
 /// The result of parsing the command line: which command, its typed options and positionals.
 struct Invocation {

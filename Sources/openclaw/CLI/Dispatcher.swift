@@ -1,10 +1,4 @@
 import ClawSystem
-import ClawJSON
-import ClawCrypto
-import ClawTransport
-import ClawProtocol
-import ClawState
-import ClawSession
 
 /// Parses the command line, runs the command's handler from the table, and turns every outcome
 /// into an exit status and, for failures, one line on stderr.

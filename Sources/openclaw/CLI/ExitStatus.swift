@@ -1,9 +1,3 @@
-import ClawSystem
-import ClawJSON
-import ClawCrypto
-import ClawTransport
-import ClawProtocol
-import ClawState
 import ClawSession
 
 /// The exit statuses of docs/cli.md; scripts depend on these numbers.

@@ -1,11 +1,5 @@
 import CBuildInfo
-import ClawSystem
-import ClawJSON
-import ClawCrypto
-import ClawTransport
 import ClawProtocol
-import ClawState
-import ClawSession
 
 /// `openclaw version` / `--version`. The first line stays `openclaw VERSION` for scripts that
 /// parse it; then the Gateway protocol range and, when the build knew it, the git commit.

@@ -1,10 +1,6 @@
 import Glibc
-import ClawSystem
 import ClawJSON
-import ClawCrypto
-import ClawTransport
 import ClawProtocol
-import ClawState
 import ClawSession
 
 /// `openclaw call METHOD [PARAMS]` and `call --batch`: raw RPC.

@@ -1,9 +1,5 @@
 import ClawSystem
-import ClawJSON
-import ClawCrypto
-import ClawTransport
 import ClawProtocol
-import ClawState
 import ClawSession
 
 /// What every command gets: its typed options, the process's streams, signals and clock, and

@@ -1,8 +1,6 @@
-import ClawSystem
 import ClawJSON
 import ClawCrypto
 import ClawTransport
-import ClawProtocol
 import ClawState
 import ClawSession
 

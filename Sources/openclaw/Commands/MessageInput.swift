@@ -1,11 +1,6 @@
 import Glibc
-import ClawSystem
 import ClawJSON
 import ClawCrypto
-import ClawTransport
-import ClawProtocol
-import ClawState
-import ClawSession
 
 /// Where `send` gets its message: arguments, `--file`, or stdin.
 enum MessageInput {

@@ -1,10 +1,4 @@
-import ClawSystem
-import ClawJSON
-import ClawCrypto
-import ClawTransport
 import ClawProtocol
-import ClawState
-import ClawSession
 
 /// How `send -o text` shows a reply (the contract is in the README):
 /// - stdout not a terminal: the final reply text once, then one newline, whatever the deltas did;

@@ -1,9 +1,5 @@
-import ClawSystem
 import ClawJSON
-import ClawCrypto
-import ClawTransport
 import ClawProtocol
-import ClawState
 import ClawSession
 
 /// Sends one request and waits for its response, printing unrelated frames only with `--raw`.

@@ -1,9 +1,4 @@
-import ClawSystem
-import ClawJSON
-import ClawCrypto
-import ClawTransport
 import ClawProtocol
-import ClawState
 import ClawSession
 
 /// Per-run `seq` tracking for `watch`: one `SequenceTracker` per run that has not ended, bounded so

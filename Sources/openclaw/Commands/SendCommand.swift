@@ -1,10 +1,7 @@
 import Glibc
-import ClawSystem
 import ClawJSON
 import ClawCrypto
-import ClawTransport
 import ClawProtocol
-import ClawState
 import ClawSession
 
 /// `openclaw send`: chat.send, then the run's chat (and agent) events until it ends.

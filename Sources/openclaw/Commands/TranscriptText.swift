@@ -1,10 +1,5 @@
-import ClawSystem
 import ClawJSON
-import ClawCrypto
-import ClawTransport
 import ClawProtocol
-import ClawState
-import ClawSession
 
 /// Renders transcript messages for `-o text` (the rules live in the library's `MessageText`).
 enum TranscriptText {

@@ -1,10 +1,7 @@
 import Glibc
 import ClawSystem
 import ClawJSON
-import ClawCrypto
-import ClawTransport
 import ClawProtocol
-import ClawState
 import ClawSession
 
 /// `openclaw watch`: a self-healing event stream. See docs/cli.md "watch".

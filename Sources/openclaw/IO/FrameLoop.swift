@@ -1,10 +1,6 @@
 import Glibc
 import ClawSystem
-import ClawJSON
-import ClawCrypto
-import ClawTransport
 import ClawProtocol
-import ClawState
 import ClawSession
 
 /// What the single-threaded command loop wakes up for.

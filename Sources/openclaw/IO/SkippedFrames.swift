@@ -1,10 +1,4 @@
-import ClawSystem
-import ClawJSON
-import ClawCrypto
-import ClawTransport
 import ClawProtocol
-import ClawState
-import ClawSession
 
 /// Frames skipped for forward compatibility: one stderr note per kind when first seen, and a
 /// count at exit, so a chatty newer gateway neither floods stderr nor goes unnoticed.

@@ -1,11 +1,5 @@
 import Foundation
-import ClawSystem
 import ClawJSON
-import ClawCrypto
-import ClawTransport
-import ClawProtocol
-import ClawState
-import ClawSession
 
 /// A `--script` file for the simulator (format: `openclaw-gateway-sim --help`), written to a
 /// temporary path and removed when released:

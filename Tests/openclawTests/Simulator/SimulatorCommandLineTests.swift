@@ -1,12 +1,8 @@
 import Foundation
 import Testing
-import ClawSystem
 import ClawJSON
 import ClawCrypto
 import ClawTransport
-import ClawProtocol
-import ClawState
-import ClawSession
 
 /// The simulator's own command line: bad flags, help, TLS.
 @Suite(.serialized) struct SimulatorCommandLineTests {

@@ -1,12 +1,6 @@
 import Foundation
 import Testing
-import ClawSystem
 import ClawJSON
-import ClawCrypto
-import ClawTransport
-import ClawProtocol
-import ClawState
-import ClawSession
 
 /// The fault knobs, ticks and shutdown, observed on the wire.
 @Suite(.serialized) struct SimulatorFaultTests {

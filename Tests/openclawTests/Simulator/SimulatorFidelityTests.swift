@@ -1,12 +1,6 @@
 import Foundation
 import Testing
-import ClawSystem
-import ClawJSON
-import ClawCrypto
-import ClawTransport
 import ClawProtocol
-import ClawState
-import ClawSession
 
 /// Smaller points where the simulator follows the official server: silence on non-JSON, the
 /// order of connect admission checks, the hello of each generation, the challenge.

@@ -1,12 +1,6 @@
 import Foundation
 import Testing
-import ClawSystem
 import ClawJSON
-import ClawCrypto
-import ClawTransport
-import ClawProtocol
-import ClawState
-import ClawSession
 
 /// The frames the simulator sends, field for field against docs/protocol.md's JSON examples
 /// (key names, order where the document shows it, and value types).

@@ -2,11 +2,6 @@ import Foundation
 import Testing
 import ClawSystem
 import ClawJSON
-import ClawCrypto
-import ClawTransport
-import ClawProtocol
-import ClawState
-import ClawSession
 
 /// docs/protocol.md §3.8, row by row: the error `res` (shape, message, details) and the close that follows.
 @Suite(.serialized) struct SimulatorHandshakeTests {

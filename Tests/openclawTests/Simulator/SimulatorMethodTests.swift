@@ -1,12 +1,6 @@
 import Foundation
 import Testing
-import ClawSystem
 import ClawJSON
-import ClawCrypto
-import ClawTransport
-import ClawProtocol
-import ClawState
-import ClawSession
 
 /// Requests after the handshake: scopes, unknown methods, chat.send/abort/history, idempotency, events.
 @Suite(.serialized) struct SimulatorMethodTests {

@@ -1,12 +1,5 @@
 import Foundation
 import Testing
-import ClawSystem
-import ClawJSON
-import ClawCrypto
-import ClawTransport
-import ClawProtocol
-import ClawState
-import ClawSession
 
 /// Pairing, device tokens and the scopes a connection ends up with (docs/protocol.md §3.5, §3.6).
 @Suite(.serialized) struct SimulatorPairingTests {

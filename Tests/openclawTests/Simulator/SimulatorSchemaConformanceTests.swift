@@ -1,12 +1,7 @@
 import Foundation
 import Testing
-import ClawSystem
 import ClawJSON
-import ClawCrypto
-import ClawTransport
 import ClawProtocol
-import ClawState
-import ClawSession
 
 /// Every frame the simulator sends in a realistic session conforms to our JSON Schema of the
 /// official TypeBox definitions (Schema/gateway-frames.schema.json), and the schema check itself

@@ -1,12 +1,7 @@
 import Foundation
 import Testing
-import ClawSystem
 import ClawJSON
-import ClawCrypto
-import ClawTransport
 import ClawProtocol
-import ClawState
-import ClawSession
 
 /// `--script FILE`: each chat.send replays the file exactly, with its own runId and sessionKey.
 @Suite(.serialized) struct SimulatorScriptTests {

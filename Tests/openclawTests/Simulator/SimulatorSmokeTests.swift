@@ -1,12 +1,5 @@
 import Foundation
 import Testing
-import ClawSystem
-import ClawJSON
-import ClawCrypto
-import ClawTransport
-import ClawProtocol
-import ClawState
-import ClawSession
 
 @Suite(.serialized) struct SimulatorSmokeTests {
     @Test func deviceConnectGetsHelloOkAndChatStreams() throws {

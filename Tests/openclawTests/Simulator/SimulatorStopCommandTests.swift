@@ -1,12 +1,7 @@
 import Foundation
 import Testing
-import ClawSystem
 import ClawJSON
-import ClawCrypto
-import ClawTransport
 import ClawProtocol
-import ClawState
-import ClawSession
 
 /// Stop commands in chat.send and raw session keys in chat.abort, as the real gateway has them.
 @Suite(.serialized) struct SimulatorStopCommandTests {

@@ -1,11 +1,5 @@
 import Foundation
-import ClawSystem
 import ClawJSON
-import ClawCrypto
-import ClawTransport
-import ClawProtocol
-import ClawState
-import ClawSession
 
 /// What one run of the `openclaw` binary produced.
 struct CLIResult {

@@ -1,10 +1,4 @@
-import ClawSystem
 import ClawJSON
-import ClawCrypto
-import ClawTransport
-import ClawProtocol
-import ClawState
-import ClawSession
 
 extension TestGatewayClient {
     /// A client that has completed the handshake with a fresh device and the given scopes.

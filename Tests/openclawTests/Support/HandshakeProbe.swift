@@ -1,10 +1,4 @@
-import ClawSystem
 import ClawJSON
-import ClawCrypto
-import ClawTransport
-import ClawProtocol
-import ClawState
-import ClawSession
 
 /// What a rejected handshake produced: the error `res` (if any) and the close that followed it.
 struct HandshakeRejection {

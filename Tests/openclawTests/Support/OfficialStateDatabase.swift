@@ -1,12 +1,6 @@
 import Foundation
 import CSQLite
-import ClawSystem
-import ClawJSON
-import ClawCrypto
-import ClawTransport
-import ClawProtocol
 import ClawState
-import ClawSession
 
 /// A state database laid out as the official CLI (September 2026) lays it out: its DDL (STRICT tables,
 /// the indexes, `schema_meta`), its pragmas (page size 4096, incremental auto-vacuum, WAL,

@@ -1,11 +1,6 @@
 import Foundation
 import ClawSystem
 import ClawJSON
-import ClawCrypto
-import ClawTransport
-import ClawProtocol
-import ClawState
-import ClawSession
 
 /// A WebSocket client that shows every frame as it arrives on the wire (fragments, pings, opcodes),
 /// for asserting what the simulator's fault knobs really send. Minimal on purpose: test use only.

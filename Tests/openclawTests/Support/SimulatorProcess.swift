@@ -1,11 +1,5 @@
 import Foundation
-import ClawSystem
 import ClawJSON
-import ClawCrypto
-import ClawTransport
-import ClawProtocol
-import ClawState
-import ClawSession
 
 /// A running `openclaw-gateway-sim` on a free port, with its `--log` file; stopped (SIGTERM) or
 /// killed by the test, and killed at the latest when released.

@@ -1,10 +1,4 @@
-import ClawSystem
-import ClawJSON
 import ClawCrypto
-import ClawTransport
-import ClawProtocol
-import ClawState
-import ClawSession
 
 /// An Ed25519 device identity for tests: id = hex SHA-256 of the raw public key (docs/protocol.md §3.3).
 struct TestDevice: @unchecked Sendable {

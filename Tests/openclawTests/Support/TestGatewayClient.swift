@@ -1,11 +1,8 @@
 import Foundation
 import ClawSystem
 import ClawJSON
-import ClawCrypto
 import ClawTransport
-import ClawProtocol
 import ClawState
-import ClawSession
 
 /// A minimal gateway client for end-to-end tests: WebSocket + JSON, reads the challenge, builds and
 /// signs `connect`, sends requests, reads frames (and the close that ends them).

@@ -1,11 +1,6 @@
 import Foundation
-import ClawSystem
 import ClawJSON
-import ClawCrypto
-import ClawTransport
 import ClawProtocol
-import ClawState
-import ClawSession
 
 /// Checks what a simulator sent (its `--log`) against gateway-frames.schema.json: each outgoing
 /// frame's envelope, each event's payload by event name, each successful response's payload by

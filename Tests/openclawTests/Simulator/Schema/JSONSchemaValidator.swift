@@ -1,10 +1,4 @@
-import ClawSystem
 import ClawJSON
-import ClawCrypto
-import ClawTransport
-import ClawProtocol
-import ClawState
-import ClawSession
 
 /// A small JSON Schema (draft 2020-12) subset over `JSONValue`, enough for the gateway's closed
 /// TypeBox schemas: type, properties, required, additionalProperties (bool or schema), items, enum,

@@ -1,10 +1,4 @@
-import ClawSystem
-import ClawJSON
-import ClawCrypto
-import ClawTransport
 import ClawProtocol
-import ClawState
-import ClawSession
 
 /// The closed vocabularies of the protocol (docs/protocol.md §3.2, §6) for each generation.
 enum GatewayVocabulary {

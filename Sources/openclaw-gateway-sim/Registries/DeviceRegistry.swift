@@ -1,11 +1,6 @@
 import Foundation
 import ClawSystem
-import ClawJSON
 import ClawCrypto
-import ClawTransport
-import ClawProtocol
-import ClawState
-import ClawSession
 
 /// Paired devices, their device tokens and pending pairing requests (in memory, like a fresh gateway).
 final class DeviceRegistry: @unchecked Sendable {

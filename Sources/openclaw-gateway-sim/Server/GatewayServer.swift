@@ -1,11 +1,7 @@
 import Foundation
 import ClawSystem
 import ClawJSON
-import ClawCrypto
 import ClawTransport
-import ClawProtocol
-import ClawState
-import ClawSession
 
 /// The listening socket, the connections, the tick timer and orderly shutdown.
 final class GatewayServer: @unchecked Sendable {

@@ -2,10 +2,6 @@ import Foundation
 import ClawSystem
 import ClawJSON
 import ClawCrypto
-import ClawTransport
-import ClawProtocol
-import ClawState
-import ClawSession
 
 /// In-memory transcripts per session. Messages are kept display-sanitised and pre-encoded, so a
 /// `chat.history` answer is assembled from bytes (it must stay fast for the benchmark).

@@ -1,11 +1,5 @@
 import Foundation
-import ClawSystem
 import ClawJSON
-import ClawCrypto
-import ClawTransport
-import ClawProtocol
-import ClawState
-import ClawSession
 
 /// A connection that has completed the handshake and can receive events.
 protocol EventSink: AnyObject, Sendable {

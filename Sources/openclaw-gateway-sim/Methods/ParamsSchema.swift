@@ -1,10 +1,4 @@
-import ClawSystem
 import ClawJSON
-import ClawCrypto
-import ClawTransport
-import ClawProtocol
-import ClawState
-import ClawSession
 
 /// A small JSON-schema subset, enough for the gateway's closed TypeBox schemas; errors read like
 /// the real server's AJV messages (`at /client/id: must be equal to one of the allowed values`).

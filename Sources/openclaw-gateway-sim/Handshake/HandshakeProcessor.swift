@@ -1,10 +1,6 @@
 import ClawSystem
 import ClawJSON
-import ClawCrypto
-import ClawTransport
 import ClawProtocol
-import ClawState
-import ClawSession
 
 /// Who a connection turned out to be once `connect` succeeded.
 struct AcceptedClient: Sendable {

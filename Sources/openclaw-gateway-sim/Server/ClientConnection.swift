@@ -3,9 +3,6 @@ import ClawSystem
 import ClawJSON
 import ClawCrypto
 import ClawTransport
-import ClawProtocol
-import ClawState
-import ClawSession
 
 /// One client socket: a reader thread (upgrade, handshake, requests) and a writer thread that
 /// drains the outbound queue and applies the fault knobs to what it sends.

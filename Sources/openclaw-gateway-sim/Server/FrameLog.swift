@@ -1,11 +1,5 @@
 import Foundation
-import ClawSystem
 import ClawJSON
-import ClawCrypto
-import ClawTransport
-import ClawProtocol
-import ClawState
-import ClawSession
 
 /// The `--log` file: every frame in and out as one NDJSON line `{"dir","conn","frame"}`, flushed per line
 /// so tests can read it while the simulator runs. Frames that are not JSON are logged as strings.

@@ -1,11 +1,4 @@
 import Foundation
-import ClawSystem
-import ClawJSON
-import ClawCrypto
-import ClawTransport
-import ClawProtocol
-import ClawState
-import ClawSession
 
 /// One agent run in progress; its lock orders the run's own events against an abort.
 final class ActiveRun: @unchecked Sendable {

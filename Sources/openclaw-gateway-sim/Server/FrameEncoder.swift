@@ -1,10 +1,5 @@
-import ClawSystem
 import ClawJSON
-import ClawCrypto
-import ClawTransport
 import ClawProtocol
-import ClawState
-import ClawSession
 
 /// Builds the compact UTF-8 text of outgoing frames, in the key order the real server uses
 /// (`JSON.stringify` of `{type,id,ok,payload,error}` and `{type,event,payload,seq,stateVersion}`).

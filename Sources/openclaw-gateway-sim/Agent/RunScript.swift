@@ -1,11 +1,5 @@
 import Foundation
-import ClawSystem
 import ClawJSON
-import ClawCrypto
-import ClawTransport
-import ClawProtocol
-import ClawState
-import ClawSession
 
 /// `--script FILE`: the exact frames every `chat.send` (and `agent`) run replays instead of the
 /// `--reply` agent, so client tests can drive duplicates, reordering, `replace`, `status`, tool

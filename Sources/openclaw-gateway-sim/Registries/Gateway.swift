@@ -1,11 +1,6 @@
 import Foundation
 import ClawSystem
 import ClawJSON
-import ClawCrypto
-import ClawTransport
-import ClawProtocol
-import ClawState
-import ClawSession
 
 /// The state one simulated gateway shares between its connections.
 final class Gateway: @unchecked Sendable {

@@ -1,11 +1,7 @@
 import Foundation
 import ClawSystem
 import ClawJSON
-import ClawCrypto
-import ClawTransport
 import ClawProtocol
-import ClawState
-import ClawSession
 
 /// Plays a `--script` for one run. Chat and agent steps are broadcast like the scripted agent's
 /// events (outer `seq` as usual); frame and text steps go to the same readers unnumbered.

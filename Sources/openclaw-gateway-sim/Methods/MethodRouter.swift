@@ -1,10 +1,7 @@
 import ClawSystem
 import ClawJSON
 import ClawCrypto
-import ClawTransport
 import ClawProtocol
-import ClawState
-import ClawSession
 
 /// Answers requests after the handshake: frame shape, role, scopes, then the method (§2, §4, §6).
 struct MethodRouter {

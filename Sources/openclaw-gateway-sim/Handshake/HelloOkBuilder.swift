@@ -1,10 +1,4 @@
-import ClawSystem
 import ClawJSON
-import ClawCrypto
-import ClawTransport
-import ClawProtocol
-import ClawState
-import ClawSession
 
 /// Builds the `hello-ok` payload (§3.7) for v3 and v4 from the accepted client and gateway state.
 struct HelloOkBuilder {

@@ -1,10 +1,6 @@
-import ClawSystem
 import ClawJSON
 import ClawCrypto
-import ClawTransport
-import ClawProtocol
 import ClawState
-import ClawSession
 
 /// Checks a connect's `device` block like the real server (§3.3): id, clock skew, nonce, then the
 /// v3 and v2 signature payloads, in that order.
