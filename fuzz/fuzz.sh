@@ -75,6 +75,7 @@ build() {
     for target in $TARGETS; do
         name=$(harness "$target")
         echo "fuzz: linking $BIN/$target"
+        rm -f "$BIN/$target"
         # shellcheck disable=SC2086
         $SWIFTC $FLAGS -I $BIN/mod -module-name "$name" fuzz/harness/FuzzSupport.swift "fuzz/harness/$name.swift" \
             $(for module in $MODULES; do printf '%s ' "$BIN/$module.o"; done) $BIN/cbuildinfo/BuildInfo.o \
