@@ -58,4 +58,6 @@ public struct ResolvedConnection: Sendable, Equatable {
     public var authMode: String?
     public var stateDirectory: String
     public var configPath: String
+    /// `gateway.bind` from the config, if set (how the local gateway listens; shown in messages).
+    public var bindMode: String? = nil
 }

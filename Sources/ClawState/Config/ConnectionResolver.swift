@@ -77,7 +77,8 @@ public enum ConnectionResolver {
             tlsFingerprint: fingerprint, tlsFingerprintSource: fingerprintSource,
             caBundlePath: TextTrim.nonEmpty(options.caBundlePath).map { StatePaths.expandUser($0, environment: environment) },
             authMode: try config.string("gateway", "auth", "mode", environment: environment),
-            stateDirectory: stateDirectory, configPath: configPath)
+            stateDirectory: stateDirectory, configPath: configPath,
+            bindMode: try config.string("gateway", "bind", environment: environment))
     }
 
     enum URLOverride { case cli, environment }

@@ -80,18 +80,40 @@ enum ArgumentParser {
     /// Finds the command word: the first positional, skipping flags and their values.
     /// No command at all means `help`.
     private static func findCommand(_ arguments: [String]) throws(UsageError) -> CommandSpec {
+        if let word = leadingWords(arguments, limit: 1).first {
+            if let command = CommandTable.command(named: word) { return command }
+            let names = CommandTable.commands.filter { !$0.hidden }.map(\.name)
+            let hint = closestMatch(to: word, in: names).map { " (did you mean '\($0)'?)" } ?? ""
+            throw UsageError("unknown command '\(word)'\(hint); run 'openclaw help' for the list")
+        }
+        // Version and help switches work without a command.
+        let switches = Set(arguments)
+        if switches.contains("--version") || switches.contains("-V") { return CommandTable.command(named: "version")! }
+        return CommandTable.command(named: "help")!
+    }
+
+    /// The command word when it belongs to the official OpenClaw CLI: any word we have no command
+    /// for, and `gateway` unless its subcommand is `call` (the one we answer). Nil for ours, and
+    /// when there is no command word at all.
+    static func officialCommand(_ arguments: [String]) -> String? {
+        let words = leadingWords(arguments, limit: 2)
+        guard let word = words.first else { return nil }
+        if word == GatewayCallCommand.parent { return words.dropFirst().first == GatewayCallCommand.subcommand ? nil : word }
+        return CommandTable.command(named: word) == nil ? word : nil
+    }
+
+    /// The first `limit` positional words, skipping flags and the values of the flags that take one
+    /// (any command's: the command is not known yet); nothing after `--`.
+    static func leadingWords(_ arguments: [String], limit: Int) -> [String] {
+        var words: [String] = []
         var index = 0
-        while index < arguments.count {
+        while index < arguments.count && words.count < limit {
             let argument = arguments[index]
             index += 1
             if argument == "--" { break }
             if argument == "-" || !argument.hasPrefix("-") {
-                if let command = CommandTable.command(named: argument) { return command }
-                let names = CommandTable.commands.filter { !$0.hidden }.map(\.name)
-                let hint = closestMatch(to: argument, in: names).map { " (did you mean '\($0)'?)" } ?? ""
-                throw UsageError("unknown command '\(argument)'\(hint); run 'openclaw help' for the list")
-            }
-            if argument.hasPrefix("--") {
+                words.append(argument)
+            } else if argument.hasPrefix("--") {
                 let name = argument.dropFirst(2)
                 if !name.contains("="), let flag = CommandTable.allFlags.first(where: { $0.long == name }), flag.takesValue {
                     index += 1
@@ -106,10 +128,7 @@ enum ArgumentParser {
                 }
             }
         }
-        // Version and help switches work without a command.
-        let switches = Set(arguments)
-        if switches.contains("--version") || switches.contains("-V") { return CommandTable.command(named: "version")! }
-        return CommandTable.command(named: "help")!
+        return words
     }
 
     private static func unknownFlag(_ flag: String, command: CommandSpec, candidates: [String]) -> UsageError {

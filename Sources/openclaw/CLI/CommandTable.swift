@@ -71,6 +71,8 @@ enum Positionals: Sendable {
     case shell
     /// A command name (`help COMMAND`).
     case command
+    /// `call METHOD` (`gateway call`; the other `gateway` subcommands are the official CLI's).
+    case gatewayCall
 }
 
 struct CommandSpec: Sendable {
@@ -193,6 +195,23 @@ enum CommandTable {
                 FlagSpec(long: "batch", help: "read {\"method\":…,\"params\":…} lines from stdin, pipeline them, print each res", binding: .toggle(\.call.batch)),
             ],
             run: CallCommand.run),
+        CommandSpec(
+            name: GatewayCallCommand.parent, arguments: "call METHOD", positionals: .gatewayCall,
+            summary: "the official CLI's gateway call, answered natively",
+            details: "Flags, output and exit status as the official `openclaw gateway call`: a `Gateway call: METHOD` line, "
+                + "then the result as indented JSON (with --json only the JSON, and a gateway error as JSON too). "
+                + "--timeout is in milliseconds here (default 10000). Every other gateway subcommand runs the official CLI.",
+            flags: [
+                FlagSpec(long: "params", value: .text, placeholder: "JSON", help: "params, a JSON object (default {})",
+                         binding: .text(\.gatewayCall.params)),
+                FlagSpec(long: "json", help: "print only the JSON, errors included", binding: .toggle(\.gatewayCall.json)),
+                FlagSpec(long: "timeout", value: .text, placeholder: "MS",
+                         help: "limit in milliseconds (default 10000)", binding: .text(\.gatewayCall.timeout)),
+                FlagSpec(long: "expect-final", help: "wait past an `accepted` ack for the final res",
+                         binding: .toggle(\.gatewayCall.expectFinal)),
+            ],
+            defaultTimeout: 10,
+            run: GatewayCallCommand.run),
         CommandSpec(
             name: "completion", arguments: "bash|zsh|fish", positionals: .shell, summary: "print a shell completion script",
             run: CompletionCommand.run),

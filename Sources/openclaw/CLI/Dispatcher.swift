@@ -4,6 +4,16 @@ import ClawSystem
 /// into an exit status and, for failures, one line on stderr.
 enum Dispatcher {
     static func run(_ arguments: [String]) -> ExitStatus {
+        // Before anything else (signal dispositions and masks survive exec): a command of the
+        // official CLI runs that CLI in place of this process.
+        if let word = ArgumentParser.officialCommand(arguments) {
+            let failure = OfficialCLI.handOver(arguments, command: word, environment: Environment.current())
+            // With no official CLI, a word it does not have either is reported as our typo (below).
+            if !(failure.isNotFound && !OfficialCommands.contains(word)) {
+                Console.standard().error(failure.message)
+                return .usage
+            }
+        }
         let signals = SignalWatcher.install()
         let environment = Environment.current()
         var console = Console.standard()
@@ -21,6 +31,9 @@ enum Dispatcher {
             return .success
         } catch is OutputClosed {
             return .success
+        } catch let reported as ReportedFailure {
+            _ = console.out.flush()
+            return reported.status
         } catch {
             _ = console.out.flush()
             reportSkippedFrames(context)

@@ -26,6 +26,12 @@ enum ExitStatus: Int32 {
     init(signal: Int32) { self = signal == 15 ? .terminated : .interrupted }
 }
 
+/// A failure the command has already written out in its own words (`gateway call` speaks the
+/// official CLI's): the dispatcher only ends with `status`.
+struct ReportedFailure: Error {
+    let status: ExitStatus
+}
+
 /// A failure that ends the command with `status` after printing `message` as the final error.
 struct CommandFailure: Error {
     let status: ExitStatus

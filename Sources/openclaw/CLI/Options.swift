@@ -67,6 +67,15 @@ struct CallOptions: Equatable, Sendable {
     var batch = false
 }
 
+/// `gateway call`: the official CLI's spellings (`--timeout` in milliseconds lands in `global.timeout`).
+struct GatewayCallOptions: Equatable, Sendable {
+    var params: String? = nil
+    /// Milliseconds as typed; checked by the command, in the official CLI's words.
+    var timeout: String? = nil
+    var json = false
+    var expectFinal = false
+}
+
 /// Everything the command line said; only the running command's part is ever non-default.
 struct Options: Equatable, Sendable {
     var global = GlobalOptions()
@@ -75,4 +84,5 @@ struct Options: Equatable, Sendable {
     var abort = AbortOptions()
     var watch = WatchOptions()
     var call = CallOptions()
+    var gatewayCall = GatewayCallOptions()
 }

@@ -59,8 +59,8 @@ struct CommandContext {
     /// A handshake with already-resolved options (watch reconnects with the same ones). A gateway
     /// that is still starting (`UNAVAILABLE`, retryable, `retryAfterMs`) is asked again after the
     /// time it names, as long as that fits in `--connect-timeout`; a signal ends the wait.
-    func connect(_ options: SessionOptions) throws -> GatewaySession {
-        let connectDeadline = min(deadline, .after(seconds: options.connectTimeout))
+    func connect(_ options: SessionOptions, deadline: Deadline? = nil) throws -> GatewaySession {
+        let connectDeadline = min(deadline ?? self.deadline, .after(seconds: options.connectTimeout))
         var session: GatewaySession
         while true {
             do {

@@ -7,6 +7,11 @@ import ClawSession
 /// Turns the global flags, environment and config file into `SessionOptions`.
 enum ConnectionSetup {
     static func sessionOptions(for context: CommandContext) throws -> SessionOptions {
+        try sessionOptions(for: context, resolved: resolve(for: context))
+    }
+
+    /// The URL, credentials and their sources from the global flags, environment and config file.
+    static func resolve(for context: CommandContext) throws -> ResolvedConnection {
         let global = context.global
         let flags = ConnectionOptions(
             url: global.url,
@@ -17,8 +22,11 @@ enum ConnectionSetup {
             configPath: global.config,
             tlsFingerprint: global.tlsFingerprint,
             caBundlePath: global.caBundle)
-        let resolved = try ConnectionResolver.resolve(options: flags, environment: context.environment)
+        return try ConnectionResolver.resolve(options: flags, environment: context.environment)
+    }
 
+    static func sessionOptions(for context: CommandContext, resolved: ResolvedConnection) throws -> SessionOptions {
+        let global = context.global
         var options = SessionOptions(url: resolved.url, clientVersion: HelpText.version)
         options.token = resolved.token?.value
         options.tokenSource = resolved.tokenSource

@@ -1,3 +1,4 @@
+import ClawSystem
 import ClawJSON
 import ClawProtocol
 import ClawSession
@@ -11,11 +12,12 @@ func request(_ method: String, params: JSONValue?, on session: GatewaySession, c
 }
 
 func awaitResponse(id: String, method: String, on session: GatewaySession, context: CommandContext,
-                   expectFinal: Bool) throws -> GatewayFrame {
+                   expectFinal: Bool, deadline: Deadline? = nil) throws -> GatewayFrame {
+    let deadline = deadline ?? context.deadline
     let loop = context.loop(session)
     while true {
         let event: LoopEvent
-        do { event = try loop.next(until: context.deadline) } catch let error as GatewayError { throw CommandFailure(error) }
+        do { event = try loop.next(until: deadline) } catch let error as GatewayError { throw CommandFailure(error) }
         switch event {
         case .frame(let frame):
             if frame.responseID == id && !(expectFinal && frame.isAcceptedAck) { return frame }

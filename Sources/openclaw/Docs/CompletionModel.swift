@@ -26,6 +26,7 @@ enum CompletionModel {
         switch command.positionals {
         case .shell: return .words(shells)
         case .command: return .words(commandNames)
+        case .gatewayCall: return .words([GatewayCallCommand.subcommand])
         case .none, .message, .methodAndParams: return .nothing
         }
     }
