@@ -93,11 +93,15 @@ enum ArgumentParser {
     }
 
     /// The command word when it belongs to the official OpenClaw CLI: any word we have no command
-    /// for, and `gateway` unless its subcommand is `call` (the one we answer). Nil for ours, and
-    /// when there is no command word at all.
+    /// for, `gateway` unless its subcommand is `call` (the one we answer), and `help` for one of the
+    /// official CLI's commands. Nil for ours, and when there is no command word at all.
     static func officialCommand(_ arguments: [String]) -> String? {
         let words = leadingWords(arguments, limit: 2)
         guard let word = words.first else { return nil }
+        if word == "help", let topic = words.dropFirst().first, CommandTable.command(named: topic) == nil,
+           OfficialCommands.contains(topic) {
+            return topic
+        }
         if word == GatewayCallCommand.parent { return words.dropFirst().first == GatewayCallCommand.subcommand ? nil : word }
         return CommandTable.command(named: word) == nil ? word : nil
     }

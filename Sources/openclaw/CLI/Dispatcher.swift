@@ -63,17 +63,18 @@ enum HelpCommand {
     static func run(_ context: CommandContext) throws {
         let name = context.command.name
         let topic = name == "help" ? context.positionals.first : name
-        guard let topic else { context.console.out.write(HelpText.overview); return }
+        let overview = HelpText.overview(officialCLI: OfficialCLI.location(context.environment))
+        guard let topic else { context.console.out.write(overview); return }
         guard let spec = CommandTable.command(named: topic), !spec.hidden else {
             throw CommandFailure(.usage, "no help for '\(topic)': not a command; run 'openclaw help'")
         }
-        context.console.out.write(topic == "help" ? HelpText.overview : HelpText.command(spec))
+        context.console.out.write(topic == "help" ? overview : HelpText.command(spec))
     }
 }
 
 /// `openclaw version` and `--version`.
 enum VersionCommand {
     static func run(_ context: CommandContext) throws {
-        context.console.out.write(VersionText.text)
+        context.console.out.write(VersionText.text(officialCLI: OfficialCLI.location(context.environment)))
     }
 }

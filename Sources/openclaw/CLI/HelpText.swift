@@ -2,7 +2,8 @@
 enum HelpText {
     static let version = "0.1.0"
 
-    static var overview: String {
+    /// `officialCLI`: where the official CLI is (`OfficialCLI.location`), for the section of its commands.
+    static func overview(officialCLI: String) -> String {
         var out = "openclaw \(version): a scriptable client for the OpenClaw Gateway\n\n"
         out += "Usage: openclaw [GLOBAL OPTIONS] COMMAND [OPTIONS] [ARGS]\n\nCommands:\n"
         let visible = CommandTable.commands.filter { !$0.hidden }
@@ -10,6 +11,8 @@ enum HelpText {
         for command in visible {
             out += "  " + pad(command.name + " " + command.arguments, width) + "  " + command.summary + "\n"
         }
+        out += "\nCommands of the official OpenClaw CLI, run by it (\(officialCLI)):\n"
+        out += wrap(CompletionModel.officialOnlyNames.joined(separator: " "), width: 76).split(separator: "\n").map { "  " + $0 + "\n" }.joined()
         out += "\nGlobal options:\n" + flagList(CommandTable.globalFlags)
         out += "\nOutput is NDJSON on stdout (one gateway frame per line); diagnostics go to stderr.\n"
         out += "Exit status: 0 ok, 1 gateway error, 2 usage, 3 connection, 4 auth/pairing, 5 timeout, 6 protocol, 130/143 signal.\n"

@@ -64,7 +64,7 @@ enum BashCompletion {
             case $1 in
 
         """
-        out += "        \"\") REPLY=\(kind(.words(CompletionModel.commandNames))) ;;\n"
+        out += "        \"\") REPLY=\(kind(.words(CompletionModel.commandWords))) ;;\n"
         for command in commands {
             let value = CompletionModel.arguments(of: command)
             if value != .nothing { out += "        \(command.name)) REPLY=\(kind(value)) ;;\n" }

@@ -9,6 +9,13 @@ enum CompletionModel {
 
     static var commandNames: [String] { commands.map(\.name) }
 
+    /// Commands of the official OpenClaw CLI that are not ours: offered as command words (they are
+    /// handed over), and nothing of ours is offered after them.
+    static var officialOnlyNames: [String] { OfficialCommands.names.filter { !commandNames.contains($0) } }
+
+    /// Every command word: ours, then the official CLI's.
+    static var commandWords: [String] { commandNames + officialOnlyNames }
+
     /// What to offer for a flag's value; nil for a switch.
     static func value(of flag: FlagSpec) -> CompletionValue? {
         switch flag.value {

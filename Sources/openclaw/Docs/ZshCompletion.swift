@@ -24,6 +24,9 @@ enum ZshCompletion {
         for command in CompletionModel.commands {
             out += "    " + ShellQuoting.posix("\(command.name):\(command.summary)") + "\n"
         }
+        for name in CompletionModel.officialOnlyNames {
+            out += "    " + ShellQuoting.posix("\(name):official OpenClaw CLI") + "\n"
+        }
         out += """
           )
           _describe -t commands 'openclaw command' commands
