@@ -79,7 +79,17 @@ INSTALLED := $(DESTDIR)$(PREFIX)/bin/openclaw \
 	$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_openclaw \
 	$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/openclaw.fish
 
+# Never over the official OpenClaw CLI (npm links it as $(PREFIX)/bin/openclaw): only a binary
+# that is this client (it holds our help text) is replaced.
 install: release
+	@target=$(DESTDIR)$(PREFIX)/bin/openclaw; \
+	if [ -e "$$target" ] || [ -L "$$target" ]; then \
+		if [ -L "$$target" ] || ! grep -q 'a scriptable client for the OpenClaw Gateway' "$$target"; then \
+			echo "make install: $$target is another program (the official OpenClaw CLI?), left alone;" \
+				"install elsewhere, e.g. make install PREFIX=$$HOME/.local, and put that bin first on PATH" >&2; \
+			exit 1; \
+		fi; \
+	fi
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions \
 		$(DESTDIR)$(PREFIX)/share/zsh/site-functions \

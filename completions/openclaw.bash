@@ -16,6 +16,8 @@ _openclaw_flags()
         abort) REPLY='--run' ;;
         watch) REPLY='-e --event --run --count --until-final --max-retries --no-reconnect --backoff-base --backoff-max --client-events --resync' ;;
         call) REPLY='--expect-final --batch' ;;
+        gateway) REPLY='--params --json --timeout --expect-final' ;;
+        completion) REPLY='--shell' ;;
         *) REPLY= ;;
     esac
     REPLY+=" "'-u --url -t --token --token-file --password -s --session --timeout --connect-timeout -o --output --raw --trace --strict -q --quiet --state-dir --config --no-device --scope --tls-fingerprint --cacert -h --help -V --version'
@@ -38,6 +40,9 @@ _openclaw_value_kind()
         'watch --max-retries') REPLY=text ;;
         'watch --backoff-base') REPLY=text ;;
         'watch --backoff-max') REPLY=text ;;
+        'gateway --params') REPLY=text ;;
+        'gateway --timeout') REPLY=text ;;
+        'completion --shell') REPLY='words bash zsh fish' ;;
         *)
             case $2 in
                 -u|--url) REPLY=text ;;
@@ -63,9 +68,10 @@ _openclaw_value_kind()
 _openclaw_argument_kind()
 {
     case $1 in
-        "") REPLY='words history send abort watch call completion help version' ;;
+        "") REPLY='words history send abort watch call gateway completion help version acp agent agents approvals auth backup channels chat commitments config configure cron daemon dashboard devices directory dns docs doctor exec-approvals health hooks infer logs mcp message migrate models node nodes onboard pairing plugins profile qr reset sandbox secrets security sessions setup skills status system tasks tui uninstall update webhooks' ;;
+        gateway) REPLY='words call' ;;
         completion) REPLY='words bash zsh fish' ;;
-        help) REPLY='words history send abort watch call completion help version' ;;
+        help) REPLY='words history send abort watch call gateway completion help version' ;;
         *) REPLY=text ;;
     esac
 }
@@ -129,7 +135,7 @@ _openclaw()
         case $word in
             --) options_ended=true; break ;;
             --*=*) ;;
-            --url|--token|--token-file|--password|--session|--timeout|--connect-timeout|--output|--state-dir|--config|--scope|--tls-fingerprint|--cacert|--limit|--file|--thinking|--attach|--idempotency-key|--run|--event|--count|--max-retries|--backoff-base|--backoff-max) ((i++)) ;;
+            --url|--token|--token-file|--password|--session|--timeout|--connect-timeout|--output|--state-dir|--config|--scope|--tls-fingerprint|--cacert|--limit|--file|--thinking|--attach|--idempotency-key|--run|--event|--count|--max-retries|--backoff-base|--backoff-max|--params|--shell) ((i++)) ;;
             --*) ;;
             -?*) [[ $word =~ $bundle_takes_next ]] && ((i++)) ;;
             *) break ;;
@@ -137,7 +143,7 @@ _openclaw()
     done
     if ((i < cword)); then
         case ${words[i]} in
-            history|send|abort|watch|call|completion|help|version) cmd=${words[i]} ;;
+            history|send|abort|watch|call|gateway|completion|help|version) cmd=${words[i]} ;;
             --) ;;
             *) return 0 ;;
         esac

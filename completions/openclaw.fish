@@ -15,14 +15,14 @@ function __openclaw_command
             case --
                 return 1
             case '--*=*'
-            case --url --token --token-file --password --session --timeout --connect-timeout --output --state-dir --config --scope --tls-fingerprint --cacert --limit --file --thinking --attach --idempotency-key --run --event --count --max-retries --backoff-base --backoff-max
+            case --url --token --token-file --password --session --timeout --connect-timeout --output --state-dir --config --scope --tls-fingerprint --cacert --limit --file --thinking --attach --idempotency-key --run --event --count --max-retries --backoff-base --backoff-max --params --shell
                 set skip_next 1
             case '--*'
             case '-?*'
                 string match -qr -- '^-[^utsonfe]*[utsonfe]$' $token
                 and set skip_next 1
             case '*'
-                if contains -- $token history send abort watch call completion help version
+                if contains -- $token history send abort watch call gateway completion help version acp agent agents approvals auth backup channels chat commitments config configure cron daemon dashboard devices directory dns docs doctor exec-approvals health hooks infer logs mcp message migrate models node nodes onboard pairing plugins profile qr reset sandbox secrets security sessions setup skills status system tasks tui uninstall update webhooks
                     echo $token
                     return 0
                 end
@@ -39,6 +39,11 @@ function __openclaw_using_command
     contains -- $command $argv
 end
 
+# True when the command word belongs to the official OpenClaw CLI: nothing of ours follows it.
+function __openclaw_official
+    __openclaw_using_command acp agent agents approvals auth backup channels chat commitments config configure cron daemon dashboard devices directory dns docs doctor exec-approvals health hooks infer logs mcp message migrate models node nodes onboard pairing plugins profile qr reset sandbox secrets security sessions setup skills status system tasks tui uninstall update webhooks
+end
+
 # Session keys from the gateway; 2 s limit, silent on any failure.
 function __openclaw_sessions
     command openclaw call sessions.list --timeout 2 -q 2>/dev/null | tr ',{}' '\n\n\n' | sed -n 's/^ *"key" *: *"\([^"]*\)".*$/\1/p'
@@ -50,31 +55,81 @@ complete -c openclaw -n 'not __openclaw_command >/dev/null' -a send -d 'send a m
 complete -c openclaw -n 'not __openclaw_command >/dev/null' -a abort -d 'abort the session\'s active run(s)'
 complete -c openclaw -n 'not __openclaw_command >/dev/null' -a watch -d 'stream gateway events until stopped'
 complete -c openclaw -n 'not __openclaw_command >/dev/null' -a call -d 'call any gateway method with JSON params'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a gateway -d 'the official CLI\'s gateway call, answered natively'
 complete -c openclaw -n 'not __openclaw_command >/dev/null' -a completion -d 'print a shell completion script'
 complete -c openclaw -n 'not __openclaw_command >/dev/null' -a help -d 'show help'
 complete -c openclaw -n 'not __openclaw_command >/dev/null' -a version -d 'print the version'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a acp -d 'official OpenClaw CLI'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a agent -d 'official OpenClaw CLI'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a agents -d 'official OpenClaw CLI'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a approvals -d 'official OpenClaw CLI'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a auth -d 'official OpenClaw CLI'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a backup -d 'official OpenClaw CLI'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a channels -d 'official OpenClaw CLI'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a chat -d 'official OpenClaw CLI'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a commitments -d 'official OpenClaw CLI'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a config -d 'official OpenClaw CLI'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a configure -d 'official OpenClaw CLI'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a cron -d 'official OpenClaw CLI'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a daemon -d 'official OpenClaw CLI'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a dashboard -d 'official OpenClaw CLI'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a devices -d 'official OpenClaw CLI'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a directory -d 'official OpenClaw CLI'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a dns -d 'official OpenClaw CLI'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a docs -d 'official OpenClaw CLI'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a doctor -d 'official OpenClaw CLI'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a exec-approvals -d 'official OpenClaw CLI'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a health -d 'official OpenClaw CLI'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a hooks -d 'official OpenClaw CLI'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a infer -d 'official OpenClaw CLI'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a logs -d 'official OpenClaw CLI'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a mcp -d 'official OpenClaw CLI'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a message -d 'official OpenClaw CLI'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a migrate -d 'official OpenClaw CLI'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a models -d 'official OpenClaw CLI'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a node -d 'official OpenClaw CLI'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a nodes -d 'official OpenClaw CLI'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a onboard -d 'official OpenClaw CLI'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a pairing -d 'official OpenClaw CLI'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a plugins -d 'official OpenClaw CLI'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a profile -d 'official OpenClaw CLI'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a qr -d 'official OpenClaw CLI'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a reset -d 'official OpenClaw CLI'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a sandbox -d 'official OpenClaw CLI'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a secrets -d 'official OpenClaw CLI'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a security -d 'official OpenClaw CLI'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a sessions -d 'official OpenClaw CLI'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a setup -d 'official OpenClaw CLI'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a skills -d 'official OpenClaw CLI'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a status -d 'official OpenClaw CLI'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a system -d 'official OpenClaw CLI'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a tasks -d 'official OpenClaw CLI'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a tui -d 'official OpenClaw CLI'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a uninstall -d 'official OpenClaw CLI'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a update -d 'official OpenClaw CLI'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a webhooks -d 'official OpenClaw CLI'
 
-# Global options
-complete -c openclaw -s u -l url -x -d 'gateway URL, ws:// or wss://'
-complete -c openclaw -s t -l token -x -d 'shared gateway token'
-complete -c openclaw -l token-file -r -F -d 'read the token from a file (- = stdin); keeps it out of ps'
-complete -c openclaw -l password -x -d 'gateway password'
-complete -c openclaw -s s -l session -x -a '(__openclaw_sessions)' -d 'session key (default main; for watch: only this session\'s events)'
-complete -c openclaw -l timeout -x -d 'limit for the whole command, 0 = none (default: none for watch, 600 for send, 30 otherwise)'
-complete -c openclaw -l connect-timeout -x -d 'limit for socket, TLS and handshake (default 10)'
-complete -c openclaw -s o -l output -x -a 'ndjson text' -d 'output format: ndjson (default) or text'
-complete -c openclaw -l raw -d 'also print the handshake frames and every other frame received (ndjson only)'
-complete -c openclaw -l trace -d 'write every frame sent and received to stderr as NDJSON, secrets redacted'
-complete -c openclaw -l strict -d 'exit 6 on a frame this client does not understand instead of skipping it with a note'
-complete -c openclaw -s q -l quiet -d 'no diagnostics on stderr except the final error'
-complete -c openclaw -l state-dir -x -a '(__fish_complete_directories (commandline -ct))' -d 'OpenClaw state directory (default ~/.openclaw)'
-complete -c openclaw -l config -r -F -d 'OpenClaw config file, JSON5 (default <state>/openclaw.json)'
-complete -c openclaw -l no-device -d 'connect without a device identity (token only; the gateway may grant no scopes)'
-complete -c openclaw -l scope -x -d 'request this operator scope (repeatable; default operator.read and operator.write)'
-complete -c openclaw -l tls-fingerprint -x -d 'pin the gateway certificate by its SHA-256 fingerprint'
-complete -c openclaw -l cacert -r -F -d 'trust this PEM CA bundle for wss://'
-complete -c openclaw -s h -l help -d 'show help'
-complete -c openclaw -s V -l version -d 'print the version'
+# Global options (none after a command of the official CLI)
+complete -c openclaw -n 'not __openclaw_official' -s u -l url -x -d 'gateway URL, ws:// or wss://'
+complete -c openclaw -n 'not __openclaw_official' -s t -l token -x -d 'shared gateway token'
+complete -c openclaw -n 'not __openclaw_official' -l token-file -r -F -d 'read the token from a file (- = stdin); keeps it out of ps'
+complete -c openclaw -n 'not __openclaw_official' -l password -x -d 'gateway password'
+complete -c openclaw -n 'not __openclaw_official' -s s -l session -x -a '(__openclaw_sessions)' -d 'session key (default main; for watch: only this session\'s events)'
+complete -c openclaw -n 'not __openclaw_official' -l timeout -x -d 'limit for the whole command, 0 = none (default: none for watch, 600 for send, 30 otherwise)'
+complete -c openclaw -n 'not __openclaw_official' -l connect-timeout -x -d 'limit for socket, TLS and handshake (default 10)'
+complete -c openclaw -n 'not __openclaw_official' -s o -l output -x -a 'ndjson text' -d 'output format: ndjson (default) or text'
+complete -c openclaw -n 'not __openclaw_official' -l raw -d 'also print the handshake frames and every other frame received (ndjson only)'
+complete -c openclaw -n 'not __openclaw_official' -l trace -d 'write every frame sent and received to stderr as NDJSON, secrets redacted'
+complete -c openclaw -n 'not __openclaw_official' -l strict -d 'exit 6 on a frame this client does not understand instead of skipping it with a note'
+complete -c openclaw -n 'not __openclaw_official' -s q -l quiet -d 'no diagnostics on stderr except the final error'
+complete -c openclaw -n 'not __openclaw_official' -l state-dir -x -a '(__fish_complete_directories (commandline -ct))' -d 'OpenClaw state directory (default ~/.openclaw)'
+complete -c openclaw -n 'not __openclaw_official' -l config -r -F -d 'OpenClaw config file, JSON5 (default <state>/openclaw.json)'
+complete -c openclaw -n 'not __openclaw_official' -l no-device -d 'connect without a device identity (token only; the gateway may grant no scopes)'
+complete -c openclaw -n 'not __openclaw_official' -l scope -x -d 'request this operator scope (repeatable; default operator.read and operator.write)'
+complete -c openclaw -n 'not __openclaw_official' -l tls-fingerprint -x -d 'pin the gateway certificate by its SHA-256 fingerprint'
+complete -c openclaw -n 'not __openclaw_official' -l cacert -r -F -d 'trust this PEM CA bundle for wss://'
+complete -c openclaw -n 'not __openclaw_official' -s h -l help -d 'show help'
+complete -c openclaw -n 'not __openclaw_official' -s V -l version -d 'print the version'
 
 # history
 complete -c openclaw -n '__openclaw_using_command history' -s n -l limit -x -d 'the last N messages (1-1000, default 200)'
@@ -108,8 +163,16 @@ complete -c openclaw -n '__openclaw_using_command watch' -l resync -d 'after eac
 complete -c openclaw -n '__openclaw_using_command call' -l expect-final -d 'wait past an `accepted` ack for the final res'
 complete -c openclaw -n '__openclaw_using_command call' -l batch -d 'read {"method":…,"params":…} lines from stdin, pipeline them, print each res'
 
+# gateway
+complete -c openclaw -n '__openclaw_using_command gateway' -l params -x -d 'params, a JSON object (default {})'
+complete -c openclaw -n '__openclaw_using_command gateway' -l json -d 'print only the JSON, errors included'
+complete -c openclaw -n '__openclaw_using_command gateway' -l timeout -x -d 'limit in milliseconds (default 10000)'
+complete -c openclaw -n '__openclaw_using_command gateway' -l expect-final -d 'wait past an `accepted` ack for the final res'
+complete -c openclaw -n '__openclaw_using_command gateway' -f -a 'call'
+
 # completion
+complete -c openclaw -n '__openclaw_using_command completion' -l shell -x -a 'bash zsh fish' -d 'the shell, as the official CLI spells it (instead of the argument)'
 complete -c openclaw -n '__openclaw_using_command completion' -f -a 'bash zsh fish'
 
 # help
-complete -c openclaw -n '__openclaw_using_command help' -f -a 'history send abort watch call completion help version'
+complete -c openclaw -n '__openclaw_using_command help' -f -a 'history send abort watch call gateway completion help version'

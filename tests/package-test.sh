@@ -31,7 +31,8 @@ check() {
 same() { [ "$1" = "$2" ] || { printf 'expected:\n%s\ngot:\n%s\n' "$2" "$1"; return 1; }; }
 
 # COMMIT is what the Makefile compiled in (empty outside git): one computation, not two that may differ.
-expected_version=$(printf 'openclaw %s\nprotocol 3-4\ncommit %s' "$version" "${commit:-unknown}")
+# Run with an empty environment: no PATH, so no official CLI is found.
+expected_version=$(printf 'openclaw %s\nprotocol 3-4\nofficial-cli not found on PATH\ncommit %s' "$version" "${commit:-unknown}")
 
 # A simulator on a free port; sets $url. Arguments are passed on (e.g. --tls-cert).
 start_simulator() {
@@ -97,7 +98,7 @@ LIST
     check "deb: fish completion" cmp "$root/usr/share/fish/vendor_completions.d/openclaw.fish" completions/openclaw.fish
     check "deb: lintian reports no error or warning" lintian --fail-on error,warning "$deb"
     check "deb: the unpacked binary prints version, protocol range and commit" \
-        same "$("$root/usr/bin/openclaw" --version)" "$expected_version"
+        same "$(env -i "$root/usr/bin/openclaw" --version)" "$expected_version"
     if start_simulator; then
         check "deb: the unpacked binary fetches history from the simulator" history_ok "$root/usr/bin/openclaw" "$url"
     else fail "deb: simulator started"; fi

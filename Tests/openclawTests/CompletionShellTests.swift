@@ -9,10 +9,24 @@ struct CompletionShellTests {
         #expect(try shell.candidates(for: "openclaw wa") == ["watch"])
     }
 
-    @Test("openclaw <TAB> offers the visible commands only", arguments: CompletionShell.allCases)
+    @Test("openclaw <TAB> offers our visible commands and the official CLI's", arguments: CompletionShell.allCases)
     func commandNames(shell: CompletionShell) throws {
         let offered = Set(try shell.candidates(for: "openclaw "))
-        #expect(offered == ["history", "send", "abort", "watch", "call", "completion", "help", "version"])
+        let ours: Set = ["history", "send", "abort", "watch", "call", "gateway", "completion", "help", "version"]
+        #expect(offered == ours.union(try officialCommandsFromHelp()))
+        #expect(!offered.contains("__man"))
+    }
+
+    @Test("after a command of the official CLI nothing of ours is offered", arguments: CompletionShell.allCases)
+    func nothingAfterAnOfficialCommand(shell: CompletionShell) throws {
+        #expect(try shell.candidates(for: "openclaw doctor --").isEmpty)
+        #expect(try shell.candidates(for: "openclaw --quiet doctor -").isEmpty)
+        #expect(try shell.candidates(for: "openclaw doctor ").filter { !$0.hasPrefix("/") && !$0.contains(".") }.isEmpty)
+    }
+
+    @Test("gateway <TAB> offers call", arguments: CompletionShell.allCases)
+    func gatewayOffersCall(shell: CompletionShell) throws {
+        #expect(try shell.candidates(for: "openclaw gateway ") == ["call"])
     }
 
     @Test("openclaw send --out<TAB> completes to --output", arguments: CompletionShell.allCases)
@@ -80,4 +94,14 @@ struct CompletionShellTests {
         // candidates(for:) also fails when the shell wrote anything to stderr.
         #expect(try shell.candidates(for: "openclaw -s ", path: bin) == [])
     }
+}
+
+/// The official CLI's commands as `openclaw help` lists them (its own section), so the completion
+/// test and the help text are held to the same list.
+func officialCommandsFromHelp() throws -> Set<String> {
+    let help = try DocsTestSupport.run(try DocsTestSupport.openclawBinary(), ["help"])
+    let lines = help.lines.drop { !$0.hasPrefix("Commands of the official OpenClaw CLI") }.dropFirst()
+    let names = lines.prefix { $0.hasPrefix("  ") }.flatMap { $0.split(separator: " ").map(String.init) }
+    #expect(names.count > 20 && names.contains("doctor") && names.contains("onboard"), "\(help.stdout)")
+    return Set(names)
 }

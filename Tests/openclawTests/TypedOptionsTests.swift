@@ -51,7 +51,7 @@ import Testing
     @Test func everyBindingMatchesItsValueKind() {
         for flag in CommandTable.allFlags {
             switch (flag.binding, flag.value) {
-            case (.toggle, .none), (.integer, .integer), (.seconds, .seconds), (.format, .choice): continue
+            case (.toggle, .none), (.integer, .integer), (.seconds, .seconds), (.format, .choice), (.text, .choice): continue
             case (.text, .text), (.text, .file), (.text, .directory), (.texts, .text), (.texts, .file): continue
             default: Issue.record("--\(flag.long): binding and value kind disagree")
             }

@@ -214,6 +214,10 @@ enum CommandTable {
             run: GatewayCallCommand.run),
         CommandSpec(
             name: "completion", arguments: "bash|zsh|fish", positionals: .shell, summary: "print a shell completion script",
+            flags: [
+                FlagSpec(long: "shell", value: .choice(CompletionModel.shells), placeholder: "SHELL",
+                         help: "the shell, as the official CLI spells it (instead of the argument)", binding: .text(\.completion.shell)),
+            ],
             run: CompletionCommand.run),
         CommandSpec(name: "help", arguments: "[COMMAND]", positionals: .command, summary: "show help", run: HelpCommand.run),
         CommandSpec(name: "version", summary: "print the version", run: VersionCommand.run),

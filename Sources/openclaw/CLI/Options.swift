@@ -67,6 +67,10 @@ struct CallOptions: Equatable, Sendable {
     var batch = false
 }
 
+struct CompletionOptions: Equatable, Sendable {
+    var shell: String? = nil
+}
+
 /// `gateway call`: the official CLI's spellings (`--timeout` in milliseconds lands in `global.timeout`).
 struct GatewayCallOptions: Equatable, Sendable {
     var params: String? = nil
@@ -85,4 +89,5 @@ struct Options: Equatable, Sendable {
     var watch = WatchOptions()
     var call = CallOptions()
     var gatewayCall = GatewayCallOptions()
+    var completion = CompletionOptions()
 }

@@ -1,7 +1,8 @@
 /// `openclaw completion bash|zsh|fish`: prints the completion script for that shell.
 enum CompletionCommand {
     static func run(_ context: CommandContext) throws {
-        let positionals = context.positionals
+        // `--shell SHELL` is the official CLI's spelling of the argument.
+        let positionals = context.positionals + (context.options.completion.shell.map { [$0] } ?? [])
         let out = context.console.out
         let choices = CompletionModel.shells.joined(separator: ", ")
         guard let shell = positionals.first else {
