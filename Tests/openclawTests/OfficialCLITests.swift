@@ -212,4 +212,33 @@ struct OfficialCLITests {
             == "Gateway call failed: Error: Invalid --timeout. Use a positive millisecond value, e.g. --timeout 30000. Received: \"10s\".\n")
         #expect(try cli.run(["gateway", "call"]).stderr == "error: missing required argument 'method'\n")
     }
+
+    // MARK: the list of the official CLI's commands
+
+    /// An official CLI installed on this machine (not this client), if any.
+    static let installedOfficialCLI: String? = {
+        let ours = BuiltProducts.executable("openclaw").resolvingSymlinksInPath().path
+        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+            let path = URL(fileURLWithPath: String(directory)).appendingPathComponent("openclaw")
+            guard FileManager.default.isExecutableFile(atPath: path.path), path.resolvingSymlinksInPath().path != ours,
+                  let data = FileManager.default.contents(atPath: path.resolvingSymlinksInPath().path),
+                  data.range(of: Data("a scriptable client for the OpenClaw Gateway".utf8)) == nil else { continue }
+            return path.path
+        }
+        return nil
+    }()
+
+    /// Where an official CLI is installed, every top-level command its `help` lists is on our list
+    /// (or is one of ours), so it is offered by completion and named in our help.
+    @Test(.enabled(if: installedOfficialCLI != nil)) func theListCoversTheInstalledOfficialCLI() throws {
+        let help = try DocsTestSupport.run(URL(fileURLWithPath: try #require(Self.installedOfficialCLI)), ["help"])
+        let listed = help.lines.drop { !$0.hasPrefix("Commands:") }.dropFirst()
+            .prefix { $0.hasPrefix("  ") }
+            .compactMap { $0.split(separator: " ").first.map(String.init) }
+            .filter { !$0.hasPrefix("-") }
+        #expect(!listed.isEmpty, "\(help.stdout)")
+        let ours: Set = ["history", "send", "abort", "watch", "call", "gateway", "completion", "help", "version"]
+        let known = ours.union(try officialCommandsFromHelp())
+        #expect(Set(listed).subtracting(known).isEmpty, "missing from OfficialCommands: \(Set(listed).subtracting(known).sorted())")
+    }
 }
