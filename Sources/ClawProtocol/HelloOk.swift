@@ -15,6 +15,9 @@ public struct HelloOk: Sendable {
     public var serverVersion: String?
     /// `server.connId`: this connection's id in the gateway's logs.
     public var connectionID: String?
+    /// `policy.attachments`: the largest attachment (decoded bytes) chat.send accepts, and the largest image.
+    public var attachmentMaxBytes: Int?
+    public var attachmentMaxImageBytes: Int?
 
     public init(payload: JSONValue) throws(ProtocolError) {
         guard payload["type"]?.stringValue == "hello-ok" else { throw ProtocolError("connect succeeded without a hello-ok payload") }
@@ -35,6 +38,8 @@ public struct HelloOk: Sendable {
         role = auth?["role"]?.stringValue
         serverVersion = payload["server"]?["version"]?.stringValue
         connectionID = payload["server"]?["connId"]?.stringValue
+        attachmentMaxBytes = policy?["attachments"]?["maxBytes"]?.intValue.flatMap { $0 > 0 ? $0 : nil }
+        attachmentMaxImageBytes = policy?["attachments"]?["maxImageBytes"]?.intValue.flatMap { $0 > 0 ? $0 : nil }
     }
 
 }

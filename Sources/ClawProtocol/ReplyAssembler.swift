@@ -11,6 +11,8 @@ public struct ReplyAssembler: Sendable {
         public var stopReason: String?
         public var errorMessage: String?
         public var errorKind: String?
+        /// `errorDetail` of a run that failed at the provider: "provider anthropic, model m, HTTP 529".
+        public var providerDetail: String?
 
         /// The end an event with `payload` and `state` describes.
         public init(state: ChatState, payload: JSONValue?) {
@@ -18,6 +20,15 @@ public struct ReplyAssembler: Sendable {
             stopReason = payload?[ChatField.stopReason]?.stringValue
             errorMessage = payload?[ChatField.errorMessage]?.stringValue
             errorKind = payload?[ChatField.errorKind]?.stringValue
+            providerDetail = Self.providerDetail(payload?[ChatField.errorDetail])
+        }
+
+        static func providerDetail(_ detail: JSONValue?) -> String? {
+            guard let detail, detail.objectValue != nil else { return nil }
+            let parts = [detail["provider"]?.stringValue.map { "provider \($0)" },
+                         detail["model"]?.stringValue.map { "model \($0)" },
+                         detail["httpStatus"]?.intValue.map { "HTTP \($0)" }].compactMap { $0 }
+            return parts.isEmpty ? nil : parts.joined(separator: ", ")
         }
     }
 
@@ -74,6 +85,7 @@ public struct ReplyAssembler: Sendable {
             progress = nil
         case .status?:
             progress = Self.label(payload["phase"]?.stringValue ?? "working")
+            if let retry = Self.retryLabel(payload["retry"]) { progress = retry }
         case let state? where state.endsRun:
             // A final without `message` was silent: keep what was streamed.
             if let message = payload[ChatField.message], !message.isNull { text = MessageText.text(of: message) }
@@ -108,6 +120,14 @@ public struct ReplyAssembler: Sendable {
         if let message = payload[ChatField.message], !message.isNull { return MessageText.text(of: message) }
         guard let piece = payload[ChatField.deltaText]?.stringValue else { return text }
         return payload[ChatField.replace]?.boolValue == true ? piece : text + piece
+    }
+
+    /// A provider retry (`status.retry {attempt, maxAttempts, reason}`): "retrying: rate limit, 2/3".
+    private static func retryLabel(_ retry: JSONValue?) -> String? {
+        guard let retry, let attempt = retry["attempt"]?.intValue else { return nil }
+        let reason = retry["reason"]?.stringValue.map { String($0.map { $0 == "_" ? " " : $0 }) } ?? "provider error"
+        let of = retry["maxAttempts"]?.intValue.map { "/\($0)" } ?? ""
+        return "retrying: \(reason), \(attempt)\(of)"
     }
 
     /// "preparing_workspace" → "preparing workspace…".

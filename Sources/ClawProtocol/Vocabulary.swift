@@ -48,6 +48,7 @@ public enum ChatField {
     public static let errorMessage = "errorMessage"
     public static let errorKind = "errorKind"
     public static let stopReason = "stopReason"
+    public static let errorDetail = "errorDetail"
 }
 
 /// `payload.status` of a `chat.send` acknowledgement.

@@ -153,6 +153,8 @@ enum CommandTable {
                 FlagSpec(long: "idempotency-key", value: .text, placeholder: "KEY",
                          help: "idempotency key and run id (default: a fresh UUID); a stable key makes retries safe", binding: .text(\.send.idempotencyKey)),
                 FlagSpec(long: "no-wait", help: "print the ack and exit without waiting for the reply", binding: .toggle(\.send.noWait)),
+                FlagSpec(long: "queue-mode", value: .choice(["steer", "followup", "collect", "interrupt"]), placeholder: "MODE",
+                         help: "while a run is active: steer it, queue a followup, collect, or interrupt it", binding: .text(\.send.queueMode)),
                 FlagSpec(long: "agent-events", help: "also print the run's agent events", binding: .toggle(\.send.agentEvents)),
                 FlagSpec(long: "stream", help: "text mode into a pipe: stream the reply append-only instead of printing the final text once",
                          binding: .toggle(\.send.stream)),

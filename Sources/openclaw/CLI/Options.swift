@@ -43,6 +43,8 @@ struct SendOptions: Equatable, Sendable {
     var agentEvents = false
     /// Text mode into a pipe: append-only streaming instead of the final text once.
     var stream = false
+    /// `queueMode` of chat.send: what the gateway does with a message while a run is active.
+    var queueMode: String?
 }
 
 struct AbortOptions: Equatable, Sendable {

@@ -17,8 +17,10 @@ enum CallCommand {
         let params = try parseParams(arguments.count == 2 ? arguments[1] : nil)
         let session = try context.openSession()
         defer { session.close() }
+        // Resent when asked only if the gateway can tell a repeat: the params carry an idempotency key.
         let response = try request(method, params: params, on: session, context: context,
-                                   expectFinal: context.options.call.expectFinal)
+                                   expectFinal: context.options.call.expectFinal,
+                                   resendWhenAsked: params["idempotencyKey"]?.stringValue != nil)
         switch context.format {
         case .ndjson: context.printFrame(response)
         case .text:

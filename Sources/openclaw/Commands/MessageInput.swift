@@ -1,6 +1,7 @@
 import Glibc
 import ClawJSON
 import ClawCrypto
+import ClawProtocol
 
 /// Where `send` gets its message: arguments, `--file`, or stdin.
 enum MessageInput {
@@ -51,17 +52,32 @@ enum FileInput {
 }
 
 /// A file for `--attach`, as the chat.send attachment object.
-enum Attachment {
-    static func load(_ path: String) throws -> JSONValue {
+struct Attachment {
+    let path: String
+    let size: Int
+    let isImage: Bool
+    /// The chat.send `attachments` entry.
+    let json: JSONValue
+
+    static func load(_ path: String) throws -> Attachment {
         let bytes = try FileInput.read(path, what: "--attach", limit: 20 * 1024 * 1024)
         let name = path.split(separator: "/").last.map(String.init) ?? path
         let mime = mimeType(forName: name)
-        return [
-            "type": .string(mime.hasPrefix("image/") ? "image" : "file"),
+        let isImage = mime.hasPrefix("image/")
+        return Attachment(path: path, size: bytes.count, isImage: isImage, json: [
+            "type": .string(isImage ? "image" : "file"),
             "mimeType": .string(mime),
             "fileName": .string(name),
             "content": .string(Base64.encode(bytes)),
-        ]
+        ])
+    }
+
+    /// Exit 2 before anything is sent when the gateway's `policy.attachments` (hello-ok) would refuse it.
+    func check(against hello: HelloOk) throws {
+        let limit = isImage ? (hello.attachmentMaxImageBytes ?? hello.attachmentMaxBytes) : hello.attachmentMaxBytes
+        guard let limit, size > limit else { return }
+        throw CommandFailure(.usage, "--attach \(path) is \(size) bytes; the gateway accepts \(isImage ? "images" : "attachments") "
+            + "of at most \(limit) bytes (policy.attachments); nothing was sent")
     }
 
     static func mimeType(forName name: String) -> String {

@@ -4,11 +4,20 @@ import ClawProtocol
 import ClawSession
 
 /// Sends one request and waits for its response, printing unrelated frames only with `--raw`.
+/// With `resendWhenAsked` (the request is idempotent), a refusal the gateway asks to repeat
+/// (`RetryAfter`) is waited out and the request sent again while `--timeout` allows.
 func request(_ method: String, params: JSONValue?, on session: GatewaySession, context: CommandContext,
-             expectFinal: Bool = false) throws -> GatewayFrame {
-    let id: String
-    do { id = try session.send(method: method, params: params, deadline: context.deadline) } catch { throw CommandFailure(error) }
-    return try awaitResponse(id: id, method: method, on: session, context: context, expectFinal: expectFinal)
+             expectFinal: Bool = false, resendWhenAsked: Bool = false) throws -> GatewayFrame {
+    var attempt = 0
+    while true {
+        let id: String
+        do { id = try session.send(method: method, params: params, deadline: context.deadline) } catch { throw CommandFailure(error) }
+        let response = try awaitResponse(id: id, method: method, on: session, context: context, expectFinal: expectFinal)
+        attempt += 1
+        guard resendWhenAsked, try RetryAfter.wait(after: response, method: method, attempt: attempt, session: session, context: context) else {
+            return response
+        }
+    }
 }
 
 func awaitResponse(id: String, method: String, on session: GatewaySession, context: CommandContext,
@@ -34,6 +43,12 @@ func awaitResponse(id: String, method: String, on session: GatewaySession, conte
 /// The failure for a response with `ok:false` (exit 1), after the frame itself was printed.
 func gatewayFailure(_ frame: GatewayFrame, method: String) -> CommandFailure {
     let shape = frame.error ?? ErrorShape(.null)
+    // Someone must act (exit 4): grant the scope, or ask for it.
+    if shape.code == "FORBIDDEN", shape.detailsCode == "MISSING_SCOPE" {
+        let scope = shape.details?["missingScope"]?.stringValue ?? shape.details?["requiredScopes"]?.arrayValue?.first?.stringValue ?? "?"
+        return CommandFailure(.authentication, "\(method) needs the \(scope) scope, which this device was not granted: "
+            + "request it with --scope \(scope) if the device was approved for it, or approve the scope upgrade on the gateway host (openclaw devices list)")
+    }
     return CommandFailure(.gatewayError, "\(method) failed: \(shape.code): \(shape.message)")
 }
 
@@ -62,7 +77,7 @@ enum AbortCommand {
         if let run = context.options.abort.run { params[ChatField.runId] = .string(run) }
         let session = try context.openSession()
         defer { session.close() }
-        let response = try request(GatewayMethod.chatAbort, params: .object(params), on: session, context: context)
+        let response = try request(GatewayMethod.chatAbort, params: .object(params), on: session, context: context, resendWhenAsked: true)
         switch context.format {
         case .ndjson: context.printFrame(response)
         case .text:

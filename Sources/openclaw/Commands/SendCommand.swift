@@ -18,11 +18,13 @@ enum SendCommand {
         var params: JSONObject = [ChatField.sessionKey: .string(context.sessionKey), ChatField.message: .string(message)]
         if let thinking = options.thinking { params["thinking"] = .string(thinking) }
         if options.deliver { params["deliver"] = true }
-        if !attachments.isEmpty { params["attachments"] = .array(attachments) }
+        if let mode = options.queueMode { params["queueMode"] = .string(mode) }
+        if !attachments.isEmpty { params["attachments"] = .array(attachments.map(\.json)) }
         params["idempotencyKey"] = .string(runID)
 
         let session = try context.openSession()
         defer { session.close() }
+        for attachment in attachments { try attachment.check(against: session.hello) }
         var stream = RunStream(context: context, session: session, runID: runID)
         try stream.start(params: .object(params))
     }
@@ -50,15 +52,26 @@ struct RunStream {
     }
 
     mutating func start(params: JSONValue) throws {
+        let loop = context.loop(session)
+        var attempt = 0
+        var ack = try sendAndAwaitAck(params, loop: loop)
+        // Rate limited: the same idempotency key again after the delay the gateway names.
+        while true {
+            attempt += 1
+            guard try RetryAfter.wait(after: ack, method: GatewayMethod.chatSend, attempt: attempt, session: session, context: context) else { break }
+            ack = try sendAndAwaitAck(params, loop: loop)
+        }
+        try follow(ack: ack, loop: loop)
+    }
+
+    /// Sends chat.send and waits for its ack; events of the run that overtake it are kept for after it.
+    private mutating func sendAndAwaitAck(_ params: JSONValue, loop: FrameLoop) throws -> GatewayFrame {
         let id: String
         do { id = try session.send(method: GatewayMethod.chatSend, params: params, deadline: context.deadline) } catch { throw CommandFailure(error) }
-        let loop = context.loop(session)
-        // Wait for the ack; events of the run that overtake it are printed after it.
-        var ack: GatewayFrame? = nil
-        while ack == nil {
+        while true {
             switch try nextEvent(loop) {
             case .frame(let frame):
-                if frame.responseID == id { ack = frame }
+                if frame.responseID == id { return frame }
                 else if belongsToRun(frame) {
                     earlyBytes += frame.raw.count
                     guard earlyBytes <= Self.maxEarlyBytes else {
@@ -72,13 +85,19 @@ struct RunStream {
             case .timeout: throw context.timeoutFailure("waiting for the chat.send response")
             }
         }
-        guard let ack else { return }
+    }
+
+    /// Prints the ack, then the run's events until it ends.
+    private mutating func follow(ack: GatewayFrame, loop: FrameLoop) throws {
         if context.format == .ndjson { context.printFrame(ack) }
         if ack.error != nil { throw gatewayFailure(ack, method: GatewayMethod.chatSend) }
         // A stop command (`/stop`, `stop`, `abort`, …) starts no run: the ack says what it aborted.
         if let stopped = ack.payload?["runIds"]?.arrayValue, ack.payload?["status"] == nil {
             if context.format == .text { context.console.out.write("aborted \(stopped.count) run(s)\n") }
             return
+        }
+        if context.format == .text, ack.payload?["interruptedActiveRun"]?.boolValue == true {
+            context.console.note("interrupted the session's active run (--queue-mode interrupt)")
         }
         if context.options.send.noWait { return }
         let status = ack.payload?["status"]?.stringValue.flatMap(ChatSendStatus.init(rawValue:))
@@ -140,7 +159,8 @@ struct RunStream {
 
     /// Exit 0 for `final`; 1 with the reason for `aborted` and `error`.
     private func finish(_ end: ReplyAssembler.End) throws {
-        let details = [end.errorKind.map { "errorKind: \($0)" }, end.stopReason.map { "stopReason: \($0)" }].compactMap { $0 }
+        let details = [end.errorKind.map { "errorKind: \($0)" }, end.stopReason.map { "stopReason: \($0)" },
+                       end.providerDetail].compactMap { $0 }
         let suffix = details.isEmpty ? "" : " (\(details.joined(separator: ", ")))"
         switch end.state {
         case .aborted:

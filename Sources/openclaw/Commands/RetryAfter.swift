@@ -1,0 +1,38 @@
+import ClawSystem
+import ClawProtocol
+import ClawSession
+
+/// A refusal the gateway asks us to repeat: `UNAVAILABLE` with `retryable: true` and `retryAfterMs`
+/// (its control-plane write rate limit). Commands whose request is idempotent wait that long and send
+/// the same request again (chat.send with the same idempotency key), as long as `--timeout` allows.
+enum RetryAfter {
+    /// Seconds to wait before resending, when `frame` is such a refusal.
+    static func delay(for frame: GatewayFrame) -> Double? {
+        guard let error = frame.error, error.code == "UNAVAILABLE", error.retryable == true,
+              let milliseconds = error.retryAfterMs, milliseconds >= 0 else { return nil }
+        return Double(milliseconds) / 1000
+    }
+
+    /// Waits out `frame`'s delay on the session's loop, with one note on stderr; false (no wait) when
+    /// resending would come after the command's deadline. Frames that arrive meanwhile are printed only
+    /// with `--raw`; a signal ends the command.
+    static func wait(after frame: GatewayFrame, method: String, attempt: Int, session: GatewaySession,
+                     context: CommandContext) throws -> Bool {
+        guard let seconds = delay(for: frame) else { return false }
+        let resendAt = Deadline.after(seconds: seconds)
+        guard resendAt < context.deadline else { return false }
+        let reason = frame.error.map { $0.message.isEmpty ? $0.code : $0.message } ?? "retryable"
+        context.console.note("\(method) refused for now (\(reason)); sending it again in \(formatDelay(seconds)) (retry \(attempt))")
+        let loop = context.loop(session)
+        while true {
+            let event: LoopEvent
+            do { event = try loop.next(until: resendAt) } catch let error as GatewayError { throw CommandFailure(error) }
+            switch event {
+            case .timeout: return true
+            case .frame(let other): if context.raw { context.printFrame(other) }
+            case .input: continue
+            case .signal(let signal): throw CommandFailure(ExitStatus(signal: signal), "interrupted while waiting to send \(method) again")
+            }
+        }
+    }
+}
