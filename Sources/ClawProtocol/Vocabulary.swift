@@ -11,6 +11,9 @@ public enum GatewayMethod {
     public static let chatInject = "chat.inject"
     public static let sessionsList = "sessions.list"
     public static let agent = "agent"
+    /// Subscriptions: `sessions.changed` events, and one session's `session.message` events.
+    public static let sessionsSubscribe = "sessions.subscribe"
+    public static let sessionsMessagesSubscribe = "sessions.messages.subscribe"
 }
 
 /// Event names carried in `event.event`.
@@ -26,6 +29,10 @@ public enum GatewayEventName {
 
     /// Events that belong to one run and carry `payload.runId` and a per-run `payload.seq`.
     public static func isRunEvent(_ name: String) -> Bool { name == chat || name == agent }
+    public static let sessionsChanged = "sessions.changed"
+    public static let sessionMessage = "session.message"
+    /// The subscription events that name a session in `payload.sessionKey`.
+    public static func isSessionEvent(_ name: String) -> Bool { name == sessionsChanged || name == sessionMessage }
 }
 
 /// `payload.state` of a `chat` event. v4 adds `status` (progress, not text).

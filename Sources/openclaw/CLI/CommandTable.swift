@@ -138,7 +138,8 @@ enum CommandTable {
             details: "Calls chat.history for the session. ndjson prints the res frame; text prints one line per message as `role: text`.",
             flags: [
                 FlagSpec(long: "limit", short: "n", value: .integer(1...1000), placeholder: "N",
-                         help: "the last N messages (1-1000, default 200)", binding: .integer(\.history.limit)),
+                         help: "the last N messages (1-1000, default 200; with --all the page size, default 1000)", binding: .integer(\.history.limit)),
+                FlagSpec(long: "all", help: "every message: follow the gateway's pages, print them oldest first", binding: .toggle(\.history.all)),
             ],
             run: HistoryCommand.run),
         CommandSpec(
@@ -186,6 +187,8 @@ enum CommandTable {
                          help: "longest reconnect delay (default 30)", binding: .seconds(\.watch.backoffMax)),
                 FlagSpec(long: "client-events", help: "also print {\"type\":\"client\",…} lines: connected, disconnected, connect-failed, reconnected, gap, gave-up", binding: .toggle(\.watch.clientEvents)),
                 FlagSpec(long: "resync", help: "after each reconnect, print a fresh chat.history res for the session", binding: .toggle(\.watch.resync)),
+                FlagSpec(long: "sessions", help: "subscribe to session-list changes (sessions.changed events)", binding: .toggle(\.watch.sessions)),
+                FlagSpec(long: "messages", help: "subscribe to the --session transcript (session.message events; default main)", binding: .toggle(\.watch.messages)),
             ],
             defaultTimeout: 0,
             run: WatchCommand.run),

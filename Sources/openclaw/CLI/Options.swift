@@ -31,6 +31,8 @@ struct GlobalOptions: Equatable, Sendable {
 
 struct HistoryOptions: Equatable, Sendable {
     var limit: Int?
+    /// Every page (`--limit` is then the page size).
+    var all = false
 }
 
 struct SendOptions: Equatable, Sendable {
@@ -62,6 +64,10 @@ struct WatchOptions: Equatable, Sendable {
     var backoffMax: Double?
     var clientEvents = false
     var resync = false
+    /// `sessions.subscribe`: `sessions.changed` events.
+    var sessions = false
+    /// `sessions.messages.subscribe` for `--session`: `session.message` events.
+    var messages = false
 }
 
 struct CallOptions: Equatable, Sendable {

@@ -54,11 +54,13 @@ func gatewayFailure(_ frame: GatewayFrame, method: String) -> CommandFailure {
 
 enum HistoryCommand {
     static func run(_ context: CommandContext) throws {
+        if context.options.history.all { return try HistoryExport.run(context) }
         var params: JSONObject = [ChatField.sessionKey: .string(context.sessionKey)]
         if let limit = context.options.history.limit { params["limit"] = JSONValue(limit) }
         let session = try context.openSession()
         defer { session.close() }
-        let response = try request(GatewayMethod.chatHistory, params: .object(params), on: session, context: context)
+        let response = try request(GatewayMethod.chatHistory, params: .object(params), on: session, context: context,
+                                   resendWhenAsked: true)
         switch context.format {
         case .ndjson: context.printFrame(response)
         case .text:

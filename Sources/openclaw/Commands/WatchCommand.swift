@@ -40,7 +40,8 @@ struct WatchFilter {
             return false
         }
         if session != nil || run != nil {
-            guard frame.isRunEvent else { return false }
+            // Run events, and the subscription events that name a session (sessions.changed, session.message).
+            guard frame.isRunEvent || GatewayEventName.isSessionEvent(name) else { return false }
             if let run, frame.runId != run { return false }
             if let session {
                 guard let key = frame.sessionKey,
@@ -63,6 +64,8 @@ struct Watcher {
     let resync: Bool
     let count: Int?
     let untilFinal: Bool
+    let subscribeSessions: Bool
+    let subscribeMessages: Bool
     private var printed = 0
     /// Delay asked for by a `shutdown` event, used once for the next reconnect.
     private var restartDelay: Double?
@@ -80,6 +83,8 @@ struct Watcher {
         resync = watch.resync
         count = watch.count
         untilFinal = watch.untilFinal
+        subscribeSessions = watch.sessions
+        subscribeMessages = watch.messages
     }
 
     /// The state machine: connecting → connected → (lost) → reconnecting → connecting …
@@ -176,6 +181,11 @@ struct Watcher {
             let params: JSONValue = [ChatField.sessionKey: .string(filter.session ?? "main")]
             do { resyncID = try session.send(method: GatewayMethod.chatHistory, params: params, deadline: context.deadline) } catch { return error }
         }
+        // Subscriptions belong to a connection: made again after every reconnect.
+        var subscriptions: [String: String] = [:]
+        for (method, params) in subscriptionRequests {
+            do { subscriptions[try session.send(method: method, params: params, deadline: context.deadline)] = method } catch { return error }
+        }
         let loop = context.loop(session)
         while true {
             let event: LoopEvent
@@ -188,6 +198,10 @@ struct Watcher {
             case .timeout: throw context.timeoutFailure("watching")
             case .frame(let frame):
                 if let id = frame.responseID {
+                    if let method = subscriptions.removeValue(forKey: id), frame.error != nil {
+                        if context.raw { context.printFrame(frame) }
+                        throw gatewayFailure(frame, method: method)
+                    }
                     if id == resyncID { context.printFrame(frame); resyncID = nil }
                     else if context.raw { context.printFrame(frame) }
                     continue
@@ -215,6 +229,16 @@ struct Watcher {
                 if untilFinal && ended { try finish() }
             }
         }
+    }
+
+    /// `--sessions` and `--messages`: what to subscribe to on each connection.
+    private var subscriptionRequests: [(String, JSONValue)] {
+        var requests: [(String, JSONValue)] = []
+        if subscribeSessions { requests.append((GatewayMethod.sessionsSubscribe, [:])) }
+        if subscribeMessages {
+            requests.append((GatewayMethod.sessionsMessagesSubscribe, ["key": .string(filter.session ?? "main")]))
+        }
+        return requests
     }
 
     private static func emit(_ frame: GatewayFrame, context: CommandContext) {
