@@ -11,10 +11,10 @@ _openclaw_session_keys()
 _openclaw_flags()
 {
     case $1 in
-        history) REPLY='-n --limit' ;;
-        send) REPLY='-f --file --thinking --deliver --attach --idempotency-key --no-wait --agent-events --stream' ;;
+        history) REPLY='-n --limit --all' ;;
+        send) REPLY='-f --file --thinking --deliver --attach --idempotency-key --no-wait --queue-mode --agent-events --stream' ;;
         abort) REPLY='--run' ;;
-        watch) REPLY='-e --event --run --count --until-final --max-retries --no-reconnect --backoff-base --backoff-max --client-events --resync' ;;
+        watch) REPLY='-e --event --run --count --until-final --max-retries --no-reconnect --backoff-base --backoff-max --client-events --resync --sessions --messages' ;;
         call) REPLY='--expect-final --batch' ;;
         gateway) REPLY='--params --json --timeout --expect-final' ;;
         completion) REPLY='--shell' ;;
@@ -33,6 +33,7 @@ _openclaw_value_kind()
         'send --thinking') REPLY=text ;;
         'send --attach') REPLY=file ;;
         'send --idempotency-key') REPLY=text ;;
+        'send --queue-mode') REPLY='words steer followup collect interrupt' ;;
         'abort --run') REPLY=text ;;
         'watch -e'|'watch --event') REPLY=text ;;
         'watch --run') REPLY=text ;;
@@ -135,7 +136,7 @@ _openclaw()
         case $word in
             --) options_ended=true; break ;;
             --*=*) ;;
-            --url|--token|--token-file|--password|--session|--timeout|--connect-timeout|--output|--state-dir|--config|--scope|--tls-fingerprint|--cacert|--limit|--file|--thinking|--attach|--idempotency-key|--run|--event|--count|--max-retries|--backoff-base|--backoff-max|--params|--shell) ((i++)) ;;
+            --url|--token|--token-file|--password|--session|--timeout|--connect-timeout|--output|--state-dir|--config|--scope|--tls-fingerprint|--cacert|--limit|--file|--thinking|--attach|--idempotency-key|--queue-mode|--run|--event|--count|--max-retries|--backoff-base|--backoff-max|--params|--shell) ((i++)) ;;
             --*) ;;
             -?*) [[ $word =~ $bundle_takes_next ]] && ((i++)) ;;
             *) break ;;

@@ -15,7 +15,7 @@ function __openclaw_command
             case --
                 return 1
             case '--*=*'
-            case --url --token --token-file --password --session --timeout --connect-timeout --output --state-dir --config --scope --tls-fingerprint --cacert --limit --file --thinking --attach --idempotency-key --run --event --count --max-retries --backoff-base --backoff-max --params --shell
+            case --url --token --token-file --password --session --timeout --connect-timeout --output --state-dir --config --scope --tls-fingerprint --cacert --limit --file --thinking --attach --idempotency-key --queue-mode --run --event --count --max-retries --backoff-base --backoff-max --params --shell
                 set skip_next 1
             case '--*'
             case '-?*'
@@ -132,7 +132,8 @@ complete -c openclaw -n 'not __openclaw_official' -s h -l help -d 'show help'
 complete -c openclaw -n 'not __openclaw_official' -s V -l version -d 'print the version'
 
 # history
-complete -c openclaw -n '__openclaw_using_command history' -s n -l limit -x -d 'the last N messages (1-1000, default 200)'
+complete -c openclaw -n '__openclaw_using_command history' -s n -l limit -x -d 'the last N messages (1-1000, default 200; with --all the page size, default 1000)'
+complete -c openclaw -n '__openclaw_using_command history' -l all -d 'every message: follow the gateway\'s pages, print them oldest first'
 
 # send
 complete -c openclaw -n '__openclaw_using_command send' -s f -l file -r -F -d 'read the message from a file'
@@ -141,6 +142,7 @@ complete -c openclaw -n '__openclaw_using_command send' -l deliver -d 'also deli
 complete -c openclaw -n '__openclaw_using_command send' -l attach -r -F -d 'attach a file (repeatable; sent base64 with its MIME type)'
 complete -c openclaw -n '__openclaw_using_command send' -l idempotency-key -x -d 'idempotency key and run id (default: a fresh UUID); a stable key makes retries safe'
 complete -c openclaw -n '__openclaw_using_command send' -l no-wait -d 'print the ack and exit without waiting for the reply'
+complete -c openclaw -n '__openclaw_using_command send' -l queue-mode -x -a 'steer followup collect interrupt' -d 'while a run is active: steer it, queue a followup, collect, or interrupt it'
 complete -c openclaw -n '__openclaw_using_command send' -l agent-events -d 'also print the run\'s agent events'
 complete -c openclaw -n '__openclaw_using_command send' -l stream -d 'text mode into a pipe: stream the reply append-only instead of printing the final text once'
 
@@ -158,6 +160,8 @@ complete -c openclaw -n '__openclaw_using_command watch' -l backoff-base -x -d '
 complete -c openclaw -n '__openclaw_using_command watch' -l backoff-max -x -d 'longest reconnect delay (default 30)'
 complete -c openclaw -n '__openclaw_using_command watch' -l client-events -d 'also print {"type":"client",…} lines: connected, disconnected, connect-failed, reconnected, gap, gave-up'
 complete -c openclaw -n '__openclaw_using_command watch' -l resync -d 'after each reconnect, print a fresh chat.history res for the session'
+complete -c openclaw -n '__openclaw_using_command watch' -l sessions -d 'subscribe to session-list changes (sessions.changed events)'
+complete -c openclaw -n '__openclaw_using_command watch' -l messages -d 'subscribe to the --session transcript (session.message events; default main)'
 
 # call
 complete -c openclaw -n '__openclaw_using_command call' -l expect-final -d 'wait past an `accepted` ack for the final res'

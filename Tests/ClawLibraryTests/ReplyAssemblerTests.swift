@@ -87,6 +87,21 @@ private func run(_ payloads: [JSONValue], into assembler: inout ReplyAssembler) 
         #expect(piped == "Hi\n")
     }
 
+    @Test func aProviderRetryIsShownOnTheStatusLine() {
+        var assembler = ReplyAssembler()
+        let retry: JSONValue = ["attempt": 2, "maxAttempts": 3, "reason": "rate_limit"]
+        let update = assembler.apply(chat: Chat.payload("status", seq: 1, [("phase", "starting_model"), ("retry", retry)]))
+        #expect(update.progress == "retrying: rate limit, 2/3")
+        #expect(assembler.apply(chat: Chat.delta(2, piece: "Hi")).progress == nil)
+    }
+
+    @Test func aProviderFailureCarriesProviderModelAndHTTPStatus() {
+        let detail: JSONValue = ["provider": "anthropic", "model": "claude-sonnet-4-5", "httpStatus": 529, "failoverReason": "overloaded"]
+        let end = ReplyAssembler.End(state: .error, payload: Chat.payload("error", seq: 3, [("errorMessage", "overloaded"), ("errorDetail", detail)]))
+        #expect(end.providerDetail == "provider anthropic, model claude-sonnet-4-5, HTTP 529")
+        #expect(ReplyAssembler.End(state: .error, payload: Chat.payload("error", seq: 3, [])).providerDetail == nil)
+    }
+
     @Test func textPartsAreJoinedAsSent() {
         var assembler = ReplyAssembler()
         let message = Chat.message(Chat.text("Hello "), Chat.text("world"))
