@@ -11,6 +11,11 @@ public enum GatewayMethod {
     public static let chatInject = "chat.inject"
     public static let sessionsList = "sessions.list"
     public static let agent = "agent"
+    /// v4 subscriptions to the targeted session events below.
+    public static let sessionsSubscribe = "sessions.subscribe"
+    public static let sessionsUnsubscribe = "sessions.unsubscribe"
+    public static let sessionsMessagesSubscribe = "sessions.messages.subscribe"
+    public static let sessionsMessagesUnsubscribe = "sessions.messages.unsubscribe"
 }
 
 /// Event names carried in `event.event`.
@@ -23,6 +28,10 @@ public enum GatewayEventName {
     public static let presence = "presence"
     public static let health = "health"
     public static let heartbeat = "heartbeat"
+    /// Targeted (no outer `seq`): a run of any session started or ended (`sessions.subscribe`).
+    public static let sessionsChanged = "sessions.changed"
+    /// Targeted (no outer `seq`): a message appended to a subscribed session's transcript.
+    public static let sessionMessage = "session.message"
 
     /// Events that belong to one run and carry `payload.runId` and a per-run `payload.seq`.
     public static func isRunEvent(_ name: String) -> Bool { name == chat || name == agent }
