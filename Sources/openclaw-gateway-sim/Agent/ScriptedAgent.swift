@@ -99,12 +99,13 @@ struct ScriptedAgent {
                     payload["errorKind"] = "unknown"
                     payload["errorDetail"] = Self.errorDetail
                 }
-                // Transcript and idempotency cache first: a client reacting to the event sees them.
+                // Transcript, idempotency cache and sessions.changed first: a client reacting to the
+                // event sees them.
                 gateway.history.append(sessionKey: run.sessionKey, message: TranscriptMessage.make(
                     role: "assistant", text: run.text, timestamp: endedAt, stopReason: "error", errorMessage: errorMessage))
                 gateway.runs.finish(run, outcome: .error(summary: errorMessage))
-                gateway.hub.broadcast(GatewayEventName.chat, payload: .object(payload), readScoped: true)
                 gateway.runEnded(run, .failed)
+                gateway.hub.broadcast(GatewayEventName.chat, payload: .object(payload), readScoped: true)
                 run.onFinish?("error", errorMessage, run.text)
             } else {
                 emitAgent(run, seq: seq, stream: "lifecycle",
@@ -116,8 +117,8 @@ struct ScriptedAgent {
                 gateway.history.append(sessionKey: run.sessionKey, message: TranscriptMessage.make(
                     role: "assistant", text: run.text, timestamp: endedAt))
                 gateway.runs.finish(run, outcome: .ok)
-                gateway.hub.broadcast(GatewayEventName.chat, payload: payload, readScoped: true)
                 gateway.runEnded(run, .done)
+                gateway.hub.broadcast(GatewayEventName.chat, payload: payload, readScoped: true)
                 run.onFinish?("ok", "completed", run.text)
             }
         })
@@ -170,8 +171,8 @@ struct ScriptedAgent {
                     role: "assistant", text: run.text, timestamp: now, stopReason: "aborted"))
             }
             gateway.runs.finish(run, outcome: .ok)
-            gateway.hub.broadcast(GatewayEventName.chat, payload: .object(payload), readScoped: true)
             gateway.runEnded(run, .killed)
+            gateway.hub.broadcast(GatewayEventName.chat, payload: .object(payload), readScoped: true)
             run.onFinish?("aborted", "aborted", run.text)
             return true
         }

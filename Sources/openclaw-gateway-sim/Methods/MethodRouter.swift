@@ -142,11 +142,10 @@ struct MethodRouter {
         guard let run = gateway.runs.start(runId: key, sessionKey: sessionKey) else {
             return Reply(frame: FrameEncoder.success(id: id, payload: [ChatField.runId: .string(key), "status": .string(ChatSendStatus.inFlight.rawValue)]))
         }
-        gateway.history.append(sessionKey: sessionKey,
-                               message: TranscriptMessage.make(role: "user", text: message, timestamp: WallClock.milliseconds()))
         var ack: JSONObject = [ChatField.runId: .string(key), "status": .string(ChatSendStatus.started.rawValue)]
         if interrupted { ack["interruptedActiveRun"] = true }
-        return Reply(frame: FrameEncoder.success(id: id, payload: .object(ack)), then: runStarter(run, message: message))
+        return Reply(frame: FrameEncoder.success(id: id, payload: .object(ack)),
+                     then: runStarter(run, message: message, at: WallClock.milliseconds()))
     }
 
     /// `agent`: an `accepted` ack now, the run's events, then a second `res` with the same id.
@@ -170,7 +169,6 @@ struct MethodRouter {
             return Reply(frame: FrameEncoder.success(id: id, payload: [ChatField.runId: .string(key), "status": .string(ChatSendStatus.inFlight.rawValue)]))
         }
         let acceptedAt = WallClock.milliseconds()
-        gateway.history.append(sessionKey: sessionKey, message: TranscriptMessage.make(role: "user", text: message, timestamp: acceptedAt))
         let send = sendLater
         run.lock.withLock {
             run.onFinish = { status, summary, text in
@@ -185,18 +183,29 @@ struct MethodRouter {
         }
         return Reply(frame: FrameEncoder.success(id: id, payload: [ChatField.runId: .string(key), "status": "accepted",
                                                                    "acceptedAt": JSONValue(acceptedAt)]),
-                     then: runStarter(run, message: message))
+                     then: runStarter(run, message: message, at: acceptedAt))
     }
 
-    /// What plays the run once its ack is queued: the `--script`, or the `--reply` agent.
-    private func runStarter(_ run: ActiveRun, message: String) -> @Sendable () -> Void {
+    /// What happens once the ack is queued (so it leaves first, as the gateway acks before the
+    /// work): the user message joins the transcript, `sessions.changed` reports the start, and the
+    /// `--script` or the `--reply` agent plays the run. The reader thread runs this before it reads
+    /// the next request, so a `chat.history` sent after the ack sees the message.
+    private func runStarter(_ run: ActiveRun, message: String, at timestamp: Int64) -> @Sendable () -> Void {
         let gateway = self.gateway
+        let play: @Sendable () -> Void
         if let script = gateway.options.script {
             let player = ScriptPlayer(gateway: gateway, script: script)
-            return { gateway.runStarted(run); player.start(run) }
+            play = { player.start(run) }
+        } else {
+            let agent = ScriptedAgent(gateway: gateway)
+            play = { agent.start(run, message: message) }
         }
-        let agent = ScriptedAgent(gateway: gateway)
-        return { gateway.runStarted(run); agent.start(run, message: message) }
+        return {
+            gateway.history.append(sessionKey: run.sessionKey,
+                                   message: TranscriptMessage.make(role: "user", text: message, timestamp: timestamp))
+            gateway.runStarted(run)
+            play()
+        }
     }
 
     private func chatAbort(_ id: String, _ params: JSONValue) -> [UInt8] {
