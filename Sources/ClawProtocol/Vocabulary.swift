@@ -11,9 +11,11 @@ public enum GatewayMethod {
     public static let chatInject = "chat.inject"
     public static let sessionsList = "sessions.list"
     public static let agent = "agent"
-    /// Subscriptions: `sessions.changed` events, and one session's `session.message` events.
+    /// v4 subscriptions to the targeted session events below.
     public static let sessionsSubscribe = "sessions.subscribe"
+    public static let sessionsUnsubscribe = "sessions.unsubscribe"
     public static let sessionsMessagesSubscribe = "sessions.messages.subscribe"
+    public static let sessionsMessagesUnsubscribe = "sessions.messages.unsubscribe"
 }
 
 /// Event names carried in `event.event`.
@@ -26,11 +28,13 @@ public enum GatewayEventName {
     public static let presence = "presence"
     public static let health = "health"
     public static let heartbeat = "heartbeat"
+    /// Targeted (no outer `seq`): a run of any session started or ended (`sessions.subscribe`).
+    public static let sessionsChanged = "sessions.changed"
+    /// Targeted (no outer `seq`): a message appended to a subscribed session's transcript.
+    public static let sessionMessage = "session.message"
 
     /// Events that belong to one run and carry `payload.runId` and a per-run `payload.seq`.
     public static func isRunEvent(_ name: String) -> Bool { name == chat || name == agent }
-    public static let sessionsChanged = "sessions.changed"
-    public static let sessionMessage = "session.message"
     /// The subscription events that name a session in `payload.sessionKey`.
     public static func isSessionEvent(_ name: String) -> Bool { name == sessionsChanged || name == sessionMessage }
 }

@@ -10,6 +10,8 @@ enum ReplyMode: Sendable, Equatable {
     case error
     /// Streams slowly (a second or more per delta) so tests can abort mid-run.
     case slow
+    /// Sends N provider-retry `status` events (v4), then echoes like `echo`.
+    case retry(Int)
 }
 
 /// A misbehaviour the simulator can be told to show, for client robustness tests.
@@ -61,6 +63,12 @@ struct SimulatorOptions: Sendable, Equatable {
     var maxBufferedBytes = GatewayVocabulary.maxBufferedBytes
     /// `--script FILE`: every run replays these steps instead of the `--reply` agent.
     var script: RunScript? = nil
+    /// `--write-rate-limit N`: control-plane writes allowed per window, method and client (nil = off).
+    var writeRateLimit: Int? = nil
+    var writeRateWindowMs = 60_000
+    /// `--attachment-max-bytes` / `--attachment-max-image-bytes` (nil = no policy, no size check).
+    var attachmentMaxBytes: Int? = nil
+    var attachmentMaxImageBytes: Int? = nil
 
     static func == (a: SimulatorOptions, b: SimulatorOptions) -> Bool {
         a.host == b.host && a.port == b.port && a.protocolVersion == b.protocolVersion && a.token == b.token
@@ -71,6 +79,8 @@ struct SimulatorOptions: Sendable, Equatable {
             && a.blastBytes == b.blastBytes && a.historyFixture?.count == b.historyFixture?.count
             && a.historyFixture?.bytes == b.historyFixture?.bytes && a.handshakeTimeoutMs == b.handshakeTimeoutMs
             && a.maxBufferedBytes == b.maxBufferedBytes && a.script == b.script
+            && a.writeRateLimit == b.writeRateLimit && a.writeRateWindowMs == b.writeRateWindowMs
+            && a.attachmentMaxBytes == b.attachmentMaxBytes && a.attachmentMaxImageBytes == b.attachmentMaxImageBytes
     }
 
     /// The handshake timer of the real server: 15 s in v4, 10 s in v3, unless overridden.
@@ -80,6 +90,13 @@ struct SimulatorOptions: Sendable, Equatable {
     var authMode: String { token != nil ? "token" : password != nil ? "password" : "none" }
 
     func has(_ fault: Fault) -> Bool { faults.contains(fault) }
+
+    /// `hello-ok.policy.attachments` and the limits `chat.send` enforces, once either flag is given.
+    var attachmentPolicy: AttachmentPolicy? {
+        guard attachmentMaxBytes != nil || attachmentMaxImageBytes != nil else { return nil }
+        let maxBytes = attachmentMaxBytes ?? AttachmentPolicy.defaultMaxBytes
+        return AttachmentPolicy(maxBytes: maxBytes, maxImageBytes: attachmentMaxImageBytes ?? maxBytes)
+    }
 
     var dropAfterFrames: Int? {
         for case .dropAfter(let n) in faults { return n }
@@ -121,7 +138,10 @@ extension SimulatorOptions {
           --log FILE               append every frame in and out as NDJSON {"dir","conn","frame"}
           --require-pairing        behave like a remote gateway: unknown devices need approval
           --approve DEVICE_ID      pre-approve a device id (repeatable)
-          --reply MODE             echo | lorem:N | error | slow (default echo)
+          --reply MODE             echo | lorem:N | error | slow | retry:N (default echo); error ends
+                                   the run in state error with errorKind and errorDetail (v4);
+                                   retry:N (1-9) first sends N status events (phase starting_model,
+                                   retry {attempt, maxAttempts N+1, reason rate_limit}; v4), then echoes
           --delta-ms MS            pause between streamed deltas (default 5)
           --restart-ms MS          shutdown.restartExpectedMs on SIGTERM/SIGINT (default null)
           --handshake-timeout-ms MS  close sockets that do not connect in time (default 15000, v3 10000)
@@ -133,13 +153,23 @@ extension SimulatorOptions {
           --blast-bytes B          approximate size of each blast event (default 200)
           --history-fixture N:BYTES  preload N messages of BYTES characters into session main
           --script FILE            replay FILE as every chat.send (and agent) run instead of --reply
+          --write-rate-limit N     at most N control-plane writes (chat.send, chat.abort, chat.inject,
+                                   agent) per window, method and client; more are refused UNAVAILABLE
+                                   retryable with retryAfterMs; replays of a known idempotencyKey
+                                   neither count nor are refused (default off; the gateway's is 30)
+          --write-rate-window-ms MS  the window of --write-rate-limit (default 60000)
+          --attachment-max-bytes B   decoded size limit of each chat.send attachment; announced in
+                                   hello-ok.policy.attachments (v4) (default off: no check)
+          --attachment-max-image-bytes B  the same for image/* attachments (default: the one above,
+                                   which defaults to 5000000 when only this one is given)
           -h, --help               show this help
 
         Script files (--script): a JSON array of steps, played in order for each chat.send after
         its `started` ack, to every connection that may read chat events. One kind per step:
           {"state":"delta","deltaText":"Hel","message":"Hel"}   a `chat` event: payload is runId,
               sessionKey, seq, state, then the step's other members in file order, verbatim
-              (deltaText, replace, phase, stopReason, errorMessage, errorKind, usage, anything).
+              (deltaText, replace, phase, retry, stopReason, errorMessage, errorKind, errorDetail,
+              usage, anything).
               A string `message` becomes {role:"assistant",content:[{type:"text",text}],timestamp}.
               runId and sessionKey come from the chat.send unless the step gives them.
           {"agent":"tool","data":{"phase":"start","name":"read","toolCallId":"c1"}}   an `agent`
@@ -153,6 +183,23 @@ extension SimulatorOptions {
         The strings "$runId" and "$sessionKey" anywhere in a step become the run's own.
         The run ends after the last step (a chat.abort or stop command ends it early); a string
         or text message seen in the script is stored as the assistant reply in chat.history.
+
+        chat.history pages (v4): offset O (records back from the newest end) and limit L return
+        records [max(0, n-O-L), n-O) oldest first, with hasMore, totalMessages and, when hasMore,
+        nextOffset; maxBytes (>= 1024) drops the oldest whole messages of a page (never the newest).
+
+        chat.send queueMode interrupt aborts the session's active runs first (stopReason "stop",
+        like a stop command) and the ack adds interruptedActiveRun:true when it did.
+
+        chat.send attachments [{type?, mimeType, fileName?, content (base64)}]: with an attachment
+        limit set, each one's decoded size is checked: INVALID_REQUEST "Error: attachment NAME:
+        exceeds size limit (BYTES > MAX bytes)" (NAME is fileName, else type, else attachment-N).
+
+        Subscriptions (v4, read scope): sessions.subscribe {} sends sessions.changed (phase start,
+        end or error, status running, done, failed or killed) whenever a run starts or ends;
+        sessions.messages.subscribe {key} sends session.message {sessionKey, message, messageId,
+        messageSeq} for every message appended to that session; sessions.unsubscribe and
+        sessions.messages.unsubscribe {key} stop them. Both are targeted: no outer seq.
 
         Stop commands: a chat.send whose message is /stop (or stop, abort, esc, exit, interrupt,
         halt, "please stop"…; not "cancel") starts no run; it aborts the session's active runs
@@ -216,6 +263,12 @@ extension SimulatorOptions {
             case "--max-buffered-bytes":
                 options.maxBufferedBytes = try integer(flag, value(flag, inline: inline), min: 1024)
             case "--script": options.script = try RunScript.load(path: value(flag, inline: inline))
+            case "--write-rate-limit": options.writeRateLimit = try integer(flag, value(flag, inline: inline), min: 1)
+            case "--write-rate-window-ms": options.writeRateWindowMs = try integer(flag, value(flag, inline: inline), min: 1)
+            case "--attachment-max-bytes":
+                options.attachmentMaxBytes = try integer(flag, value(flag, inline: inline), min: 1)
+            case "--attachment-max-image-bytes":
+                options.attachmentMaxImageBytes = try integer(flag, value(flag, inline: inline), min: 1)
             case "--fault": options.faults.append(try parseFault(value(flag, inline: inline)))
             case "--blast": options.blastCount = try integer(flag, value(flag, inline: inline))
             case "--blast-bytes": options.blastBytes = try integer(flag, value(flag, inline: inline), min: 1, max: 16 * 1024 * 1024)
@@ -247,7 +300,9 @@ extension SimulatorOptions {
         case "slow": return .slow
         default:
             if text.hasPrefix("lorem:"), let n = Int(text.dropFirst(6)), n >= 1, n <= 10_000_000 { return .lorem(n) }
-            throw UsageError("--reply: expected echo, lorem:N, error or slow, got '\(text)'")
+            // The gateway caps retry.maxAttempts at 10.
+            if text.hasPrefix("retry:"), let n = Int(text.dropFirst(6)), n >= 1, n <= 9 { return .retry(n) }
+            throw UsageError("--reply: expected echo, lorem:N, error, slow or retry:N (1-9), got '\(text)'")
         }
     }
 

@@ -77,6 +77,7 @@ struct ScriptPlayer {
                 role: "assistant", text: lastText, timestamp: now, stopReason: failed == nil ? nil : "error", errorMessage: failed))
         }
         gateway.runs.finish(run, outcome: failed.map { .error(summary: $0) } ?? .ok)
+        gateway.runEnded(run, failed == nil ? .done : .failed)
         run.onFinish?(failed == nil ? "ok" : "error", failed ?? "completed", run.text)
     }
 

@@ -14,7 +14,7 @@ struct ScriptedAgent {
     /// The reply pieces; concatenated they make the whole reply.
     static func pieces(for mode: ReplyMode, message: String) -> [String] {
         switch mode {
-        case .echo, .error:
+        case .echo, .error, .retry:
             let text = message.isEmpty ? "(attachment received)" : message
             var pieces: [String] = []
             var current = ""
@@ -48,10 +48,24 @@ struct ScriptedAgent {
 
     private func play(_ run: ActiveRun, message: String) {
         let mode = gateway.options.reply
-        let startedAt = WallClock.milliseconds()
+        let startedAt = run.startedAt
         guard step(run, { seq in
             emitAgent(run, seq: seq, stream: "lifecycle", data: ["phase": "start", "startedAt": JSONValue(startedAt)])
         }) else { return }
+        // Temporary provider retries are progress, not errors (#139465): one status event per retry.
+        if case .retry(let retries) = mode, version >= 4 {
+            for attempt in 1...retries {
+                if deltaPause > 0 { Thread.sleep(forTimeInterval: deltaPause) }
+                guard step(run, { seq in
+                    let payload: JSONValue = [
+                        ChatField.runId: .string(run.runId), ChatField.sessionKey: .string(run.sessionKey), ChatField.seq: JSONValue(seq),
+                        ChatField.state: .string(ChatState.status.rawValue), "phase": "starting_model",
+                        "retry": ["attempt": JSONValue(attempt), "maxAttempts": JSONValue(retries + 1), "reason": "rate_limit"],
+                    ]
+                    gateway.hub.broadcast(GatewayEventName.chat, payload: payload, readScoped: true)
+                }) else { return }
+            }
+        }
         var pieces = Self.pieces(for: mode, message: message)
         if mode == .error { pieces = Array(pieces.prefix(1)) }
         for piece in pieces {
@@ -81,11 +95,16 @@ struct ScriptedAgent {
                     ChatField.runId: .string(run.runId), ChatField.sessionKey: .string(run.sessionKey), ChatField.seq: JSONValue(seq), ChatField.state: .string(ChatState.error.rawValue),
                     "errorMessage": .string(errorMessage),
                 ]
-                if version >= 4 { payload["errorKind"] = "unknown" }
-                // Transcript and idempotency cache first: a client reacting to the event sees them.
+                if version >= 4 {
+                    payload["errorKind"] = "unknown"
+                    payload["errorDetail"] = Self.errorDetail
+                }
+                // Transcript, idempotency cache and sessions.changed first: a client reacting to the
+                // event sees them.
                 gateway.history.append(sessionKey: run.sessionKey, message: TranscriptMessage.make(
                     role: "assistant", text: run.text, timestamp: endedAt, stopReason: "error", errorMessage: errorMessage))
                 gateway.runs.finish(run, outcome: .error(summary: errorMessage))
+                gateway.runEnded(run, .failed)
                 gateway.hub.broadcast(GatewayEventName.chat, payload: .object(payload), readScoped: true)
                 run.onFinish?("error", errorMessage, run.text)
             } else {
@@ -98,11 +117,18 @@ struct ScriptedAgent {
                 gateway.history.append(sessionKey: run.sessionKey, message: TranscriptMessage.make(
                     role: "assistant", text: run.text, timestamp: endedAt))
                 gateway.runs.finish(run, outcome: .ok)
+                gateway.runEnded(run, .done)
                 gateway.hub.broadcast(GatewayEventName.chat, payload: payload, readScoped: true)
                 run.onFinish?("ok", "completed", run.text)
             }
         })
     }
+
+    /// The provider facts of `--reply error`'s failure (`errorDetail`, #135102): an overloaded provider.
+    static let errorDetail: JSONValue = [
+        "provider": "anthropic", "model": "claude-sonnet-4-5", "failoverReason": "overloaded", "httpStatus": 529,
+        "providerErrorMessagePreview": "Overloaded",
+    ]
 
     /// Runs `body` with the next per-run seq unless the run was aborted; false means stop.
     private func step(_ run: ActiveRun, _ body: (Int) -> Void) -> Bool {
@@ -145,6 +171,7 @@ struct ScriptedAgent {
                     role: "assistant", text: run.text, timestamp: now, stopReason: "aborted"))
             }
             gateway.runs.finish(run, outcome: .ok)
+            gateway.runEnded(run, .killed)
             gateway.hub.broadcast(GatewayEventName.chat, payload: .object(payload), readScoped: true)
             run.onFinish?("aborted", "aborted", run.text)
             return true

@@ -7,7 +7,8 @@ struct HelloOkBuilder {
 
     func payload(for client: AcceptedClient) -> JSONValue {
         var features: JSONObject = [
-            "methods": JSONValue(GatewayVocabulary.methods), "events": JSONValue(GatewayVocabulary.events),
+            "methods": JSONValue(GatewayVocabulary.methods(options.protocolVersion)),
+            "events": JSONValue(GatewayVocabulary.events(options.protocolVersion)),
         ]
         // The hello's shape is the server generation's (a v4 server answering a v3 node still
         // builds its v4 hello); only `protocol` reports the negotiated version.
@@ -30,10 +31,13 @@ struct HelloOkBuilder {
             hello["auth"] = ["deviceToken": .string(token.token), "role": .string(token.role), "scopes": JSONValue(token.scopes),
                              "issuedAtMs": JSONValue(token.issuedAtMs)]
         }
-        hello["policy"] = [
+        var policy: JSONObject = [
             "maxPayload": JSONValue(GatewayVocabulary.maxPayload), "maxBufferedBytes": JSONValue(options.maxBufferedBytes),
             "tickIntervalMs": JSONValue(options.tickMs),
         ]
+        // Since 2026-08-01, and only when the gateway has attachment limits to announce.
+        if v4Server, let attachments = options.attachmentPolicy { policy["attachments"] = attachments.json }
+        hello["policy"] = .object(policy)
         return .object(hello)
     }
 }

@@ -44,8 +44,8 @@ enum GatewaySchemas {
                                 required: ["sessionKey"])
         guard version >= 4 else { return base }
         return base.adding([
-            ("agentId", .string()), ("offset", .integer(minimum: 0)), ("messageId", .string()), ("sessionId", .string()),
-            ("maxChars", .integer(minimum: 1, maximum: 500_000)),
+            ("agentId", .string()), ("offset", .integer(minimum: 0)), ("maxBytes", .integer(minimum: 1024)),
+            ("messageId", .string()), ("sessionId", .string()), ("maxChars", .integer(minimum: 1, maximum: 500_000)),
         ])
     }
 
@@ -96,4 +96,12 @@ enum GatewaySchemas {
     ], required: ["message", "idempotencyKey"])
 
     static let health = ObjectSchema([("probe", .boolean)], required: [])
+
+    /// `sessions.messages.subscribe` (closed: `sessionKey` is not a member; `includeApprovals` only `true`).
+    static let sessionsMessagesSubscribe = ObjectSchema(
+        [("key", .nonEmptyString), ("agentId", .nonEmptyString), ("includeApprovals", .constant(true))],
+        required: ["key"])
+
+    static let sessionsMessagesUnsubscribe = ObjectSchema([("key", .nonEmptyString), ("agentId", .nonEmptyString)],
+                                                          required: ["key"])
 }

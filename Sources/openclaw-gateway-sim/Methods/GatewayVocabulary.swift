@@ -31,16 +31,29 @@ enum GatewayVocabulary {
     static let write = "operator.write"
     static let admin = "operator.admin"
 
-    /// Methods the simulator implements, in `features.methods` order.
-    static let methods = [
-        GatewayMethod.health, GatewayMethod.chatHistory, GatewayMethod.chatSend, GatewayMethod.chatAbort,
-        GatewayMethod.chatInject, GatewayMethod.sessionsList, GatewayMethod.agent,
+    /// Methods the simulator implements, in `features.methods` order; v4 adds the subscriptions.
+    static func methods(_ version: Int) -> [String] {
+        let base = [
+            GatewayMethod.health, GatewayMethod.chatHistory, GatewayMethod.chatSend, GatewayMethod.chatAbort,
+            GatewayMethod.chatInject, GatewayMethod.sessionsList, GatewayMethod.agent,
+        ]
+        return version >= 4 ? base + subscriptionMethods : base
+    }
+
+    static let subscriptionMethods = [
+        GatewayMethod.sessionsSubscribe, GatewayMethod.sessionsUnsubscribe, GatewayMethod.sessionsMessagesSubscribe,
+        GatewayMethod.sessionsMessagesUnsubscribe,
     ]
-    static let events = [
-        "connect.challenge", "agent", "chat", "presence", "tick", "talk.mode", "shutdown", "health", "heartbeat",
-        "cron", "node.pair.requested", "node.pair.resolved", "node.invoke.request", "device.pair.requested",
-        "device.pair.resolved", "voicewake.changed", "exec.approval.requested", "exec.approval.resolved",
-    ]
+
+    /// `features.events` in the official order; v4 adds the targeted session events after `chat`.
+    static func events(_ version: Int) -> [String] {
+        let session = version >= 4 ? [GatewayEventName.sessionMessage, GatewayEventName.sessionsChanged] : []
+        return ["connect.challenge", "agent", "chat"] + session + [
+            "presence", "tick", "talk.mode", "shutdown", "health", "heartbeat",
+            "cron", "node.pair.requested", "node.pair.resolved", "node.invoke.request", "device.pair.requested",
+            "device.pair.resolved", "voicewake.changed", "exec.approval.requested", "exec.approval.resolved",
+        ]
+    }
 
     private static let readMethods: Set<String> = [
         "health", "logs.tail", "channels.status", "status", "tts.status", "tts.providers", "models.list",
@@ -58,9 +71,10 @@ enum GatewayVocabulary {
         "device.token.rotate", "device.token.revoke",
     ]
 
-    /// The scope a method needs (v3 table, §6); anything unclassified needs admin.
-    static func requiredScope(for method: String) -> String {
+    /// The scope a method needs (v3 table, §6, plus the v4 subscriptions); anything unclassified needs admin.
+    static func requiredScope(for method: String, version: Int = 4) -> String {
         if readMethods.contains(method) || method.hasPrefix("usage.") || method.hasPrefix("sessions.usage") { return read }
+        if version >= 4 && subscriptionMethods.contains(method) { return read }
         if writeMethods.contains(method) || method.hasPrefix("tts.") { return write }
         if pairingMethods.contains(method) { return "operator.pairing" }
         if method == "exec.approval.resolve" { return "operator.approvals" }

@@ -10,7 +10,7 @@ struct MethodRouter {
     /// Queues a frame on this connection later (the `agent` method's final `res`).
     let sendLater: @Sendable ([UInt8]) -> Void
 
-    private var version: Int { gateway.options.protocolVersion }
+    var version: Int { gateway.options.protocolVersion }
 
     /// The answer to one message: its `res` frame, and what to do once that frame is queued
     /// (the `chat.send` ack precedes the run's events, the `chat.inject` answer its broadcast).
@@ -35,7 +35,7 @@ struct MethodRouter {
             return Reply(frame: FrameEncoder.failure(id: id, error: .invalidRequest("unauthorized role: \(client.role)")))
         }
         if !(version >= 4 && method == GatewayMethod.health) {
-            let required = GatewayVocabulary.requiredScope(for: method)
+            let required = GatewayVocabulary.requiredScope(for: method, version: version)
             if !GatewayVocabulary.scopes(client.scopes, satisfy: required) {
                 return Reply(frame: FrameEncoder.failure(id: id, error: missingScope(required)))
             }
@@ -48,6 +48,10 @@ struct MethodRouter {
         case GatewayMethod.chatInject: return chatInject(id, params)
         case GatewayMethod.sessionsList: return Reply(frame: sessionsList(id, params))
         case GatewayMethod.agent: return agent(id, params)
+        case GatewayMethod.sessionsSubscribe where version >= 4: return sessionsSubscribe(id, on: true)
+        case GatewayMethod.sessionsUnsubscribe where version >= 4: return sessionsSubscribe(id, on: false)
+        case GatewayMethod.sessionsMessagesSubscribe where version >= 4: return sessionsMessagesSubscribe(id, params, on: true)
+        case GatewayMethod.sessionsMessagesUnsubscribe where version >= 4: return sessionsMessagesSubscribe(id, params, on: false)
         default:
             return Reply(frame: FrameEncoder.failure(id: id, error: .invalidRequest("unknown method: \(method)")))
         }
@@ -59,7 +63,7 @@ struct MethodRouter {
                           details: ["code": "MISSING_SCOPE", "missingScope": .string(scope), "requiredScopes": JSONValue([scope])])
     }
 
-    private func invalidParams(_ id: String, _ method: String, _ schema: ObjectSchema, _ params: JSONValue) -> [UInt8]? {
+    func invalidParams(_ id: String, _ method: String, _ schema: ObjectSchema, _ params: JSONValue) -> [UInt8]? {
         guard let problem = schema.violation(of: params, at: "") else { return nil }
         return FrameEncoder.failure(id: id, error: .invalidRequest("invalid \(method) params: \(problem)"))
     }
@@ -72,9 +76,25 @@ struct MethodRouter {
     private func chatHistory(_ id: String, _ params: JSONValue) -> [UInt8] {
         if let bad = invalidParams(id, GatewayMethod.chatHistory, GatewaySchemas.chatHistory(version), params) { return bad }
         let sessionKey = params[ChatField.sessionKey]?.stringValue ?? "main"
+        if params["offset"] != nil && params["messageId"] != nil {
+            return FrameEncoder.failure(id: id, error: .invalidRequest("offset and messageId cannot be used together"))
+        }
+        if params["sessionId"] != nil && params["messageId"] == nil {
+            return FrameEncoder.failure(id: id, error: .invalidRequest("sessionId requires messageId"))
+        }
         let limit = params["limit"]?.intValue ?? 200
         let offset = params["offset"]?.intValue ?? 0
-        return FrameEncoder.success(id: id, payloadBytes: gateway.history.historyPayload(sessionKey: sessionKey, limit: limit, offset: offset))
+        let payload = gateway.history.historyPayload(sessionKey: sessionKey, limit: limit, offset: offset,
+                                                     maxBytes: params["maxBytes"]?.intValue, paging: version >= 4)
+        return FrameEncoder.success(id: id, payloadBytes: payload)
+    }
+
+    /// `--write-rate-limit`: nil when the request may start new work, else its refusal.
+    private func rateLimited(_ id: String, _ method: String) -> [UInt8]? {
+        guard let limiter = gateway.writeLimiter, WriteRateLimiter.methods.contains(method),
+              let retryAfterMs = limiter.admit(method: method, client: client.deviceId ?? client.connId)
+        else { return nil }
+        return FrameEncoder.failure(id: id, error: limiter.refusal(method: method, retryAfterMs: retryAfterMs))
     }
 
     private func chatSend(_ id: String, _ params: JSONValue) -> Reply {
@@ -82,12 +102,19 @@ struct MethodRouter {
         let sessionKey = params[ChatField.sessionKey]?.stringValue ?? "main"
         let message = params["message"]?.stringValue ?? ""
         let key = params["idempotencyKey"]?.stringValue ?? ""
-        let hasAttachments = !(params["attachments"]?.arrayValue ?? []).isEmpty
-        if message.trimmingASCIIWhitespace.isEmpty && !hasAttachments {
+        let attachments = params["attachments"]?.arrayValue ?? []
+        if message.trimmingASCIIWhitespace.isEmpty && attachments.isEmpty {
             return Reply(frame: FrameEncoder.failure(id: id, error: .invalidRequest("message or attachment required")))
         }
         if message.utf8.contains(0) {
             return Reply(frame: FrameEncoder.failure(id: id, error: .invalidRequest("message must not contain null bytes")))
+        }
+        if let policy = gateway.options.attachmentPolicy, let problem = policy.violation(in: attachments) {
+            return Reply(frame: FrameEncoder.failure(id: id, error: .invalidRequest(problem)))
+        }
+        // An idempotent replay of a known key is neither counted nor refused.
+        if case .unknown = gateway.runs.lookup(key), let limited = rateLimited(id, GatewayMethod.chatSend) {
+            return Reply(frame: limited)
         }
         // A stop command starts no run: it aborts the session's runs and answers like chat.abort.
         if StopCommand.isStopRequest(message) {
@@ -106,13 +133,19 @@ struct MethodRouter {
         case .unknown:
             break
         }
+        // queueMode interrupt: the session's active runs end first, as a stop command ends them.
+        var interrupted = false
+        if params["queueMode"]?.stringValue == "interrupt" {
+            let agent = ScriptedAgent(gateway: gateway)
+            interrupted = !gateway.runs.runs(inSession: sessionKey).filter { agent.abort($0, stopReason: "stop") }.isEmpty
+        }
         guard let run = gateway.runs.start(runId: key, sessionKey: sessionKey) else {
             return Reply(frame: FrameEncoder.success(id: id, payload: [ChatField.runId: .string(key), "status": .string(ChatSendStatus.inFlight.rawValue)]))
         }
-        gateway.history.append(sessionKey: sessionKey,
-                               message: TranscriptMessage.make(role: "user", text: message, timestamp: WallClock.milliseconds()))
-        return Reply(frame: FrameEncoder.success(id: id, payload: [ChatField.runId: .string(key), "status": .string(ChatSendStatus.started.rawValue)]),
-                     then: runStarter(run, message: message))
+        var ack: JSONObject = [ChatField.runId: .string(key), "status": .string(ChatSendStatus.started.rawValue)]
+        if interrupted { ack["interruptedActiveRun"] = true }
+        return Reply(frame: FrameEncoder.success(id: id, payload: .object(ack)),
+                     then: runStarter(run, message: message, at: WallClock.milliseconds()))
     }
 
     /// `agent`: an `accepted` ack now, the run's events, then a second `res` with the same id.
@@ -121,6 +154,9 @@ struct MethodRouter {
         let sessionKey = params[ChatField.sessionKey]?.stringValue ?? "main"
         let message = params["message"]?.stringValue ?? ""
         let key = params["idempotencyKey"]?.stringValue ?? ""
+        if case .unknown = gateway.runs.lookup(key), let limited = rateLimited(id, GatewayMethod.agent) {
+            return Reply(frame: limited)
+        }
         if case .done(let outcome) = gateway.runs.lookup(key) {
             switch outcome {
             case .ok: return Reply(frame: FrameEncoder.success(id: id, payload: [ChatField.runId: .string(key), "status": .string(ChatSendStatus.ok.rawValue)]))
@@ -133,7 +169,6 @@ struct MethodRouter {
             return Reply(frame: FrameEncoder.success(id: id, payload: [ChatField.runId: .string(key), "status": .string(ChatSendStatus.inFlight.rawValue)]))
         }
         let acceptedAt = WallClock.milliseconds()
-        gateway.history.append(sessionKey: sessionKey, message: TranscriptMessage.make(role: "user", text: message, timestamp: acceptedAt))
         let send = sendLater
         run.lock.withLock {
             run.onFinish = { status, summary, text in
@@ -148,21 +183,34 @@ struct MethodRouter {
         }
         return Reply(frame: FrameEncoder.success(id: id, payload: [ChatField.runId: .string(key), "status": "accepted",
                                                                    "acceptedAt": JSONValue(acceptedAt)]),
-                     then: runStarter(run, message: message))
+                     then: runStarter(run, message: message, at: acceptedAt))
     }
 
-    /// What plays the run once its ack is queued: the `--script`, or the `--reply` agent.
-    private func runStarter(_ run: ActiveRun, message: String) -> @Sendable () -> Void {
+    /// What happens once the ack is queued (so it leaves first, as the gateway acks before the
+    /// work): the user message joins the transcript, `sessions.changed` reports the start, and the
+    /// `--script` or the `--reply` agent plays the run. The reader thread runs this before it reads
+    /// the next request, so a `chat.history` sent after the ack sees the message.
+    private func runStarter(_ run: ActiveRun, message: String, at timestamp: Int64) -> @Sendable () -> Void {
+        let gateway = self.gateway
+        let play: @Sendable () -> Void
         if let script = gateway.options.script {
             let player = ScriptPlayer(gateway: gateway, script: script)
-            return { player.start(run) }
+            play = { player.start(run) }
+        } else {
+            let agent = ScriptedAgent(gateway: gateway)
+            play = { agent.start(run, message: message) }
         }
-        let agent = ScriptedAgent(gateway: gateway)
-        return { agent.start(run, message: message) }
+        return {
+            gateway.history.append(sessionKey: run.sessionKey,
+                                   message: TranscriptMessage.make(role: "user", text: message, timestamp: timestamp))
+            gateway.runStarted(run)
+            play()
+        }
     }
 
     private func chatAbort(_ id: String, _ params: JSONValue) -> [UInt8] {
         if let bad = invalidParams(id, GatewayMethod.chatAbort, GatewaySchemas.chatAbort(version), params) { return bad }
+        if let limited = rateLimited(id, GatewayMethod.chatAbort) { return limited }
         let sessionKey = params[ChatField.sessionKey]?.stringValue ?? "main"
         var targets: [ActiveRun]
         if let runId = params[ChatField.runId]?.stringValue {
@@ -188,6 +236,7 @@ struct MethodRouter {
 
     private func chatInject(_ id: String, _ params: JSONValue) -> Reply {
         if let bad = invalidParams(id, GatewayMethod.chatInject, GatewaySchemas.chatInject, params) { return Reply(frame: bad) }
+        if let limited = rateLimited(id, GatewayMethod.chatInject) { return Reply(frame: limited) }
         let sessionKey = params[ChatField.sessionKey]?.stringValue ?? "main"
         guard gateway.history.exists(sessionKey) else {
             return Reply(frame: FrameEncoder.failure(id: id, error: .invalidRequest("session not found")))

@@ -14,6 +14,8 @@ indirect enum ParamsSchema: Sendable {
     case map(of: ParamsSchema)
     case object(ObjectSchema)
     case anyOf([ParamsSchema])
+    /// TypeBox `Literal`: exactly this value.
+    case constant(JSONValue)
     case any
 
     static let stringArray = ParamsSchema.array(of: .string())
@@ -60,6 +62,8 @@ indirect enum ParamsSchema: Sendable {
             return nil
         case .object(let schema):
             return schema.violation(of: value, at: path)
+        case .constant(let expected):
+            return value == expected ? nil : "at \(here): must be equal to constant"
         case .anyOf(let options):
             for option in options where option.violation(of: value, at: path) == nil { return nil }
             return "at \(here): must match a schema in anyOf"

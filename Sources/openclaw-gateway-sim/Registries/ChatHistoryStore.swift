@@ -19,8 +19,15 @@ final class ChatHistoryStore: @unchecked Sendable {
     static let textCap = 12_000
     static let messageCap = 128 * 1024
 
+    /// Told of every appended message under the store's lock, so in transcript order: the
+    /// canonical key, the stored message and its 1-based position (`session.message`).
+    typealias AppendObserver = @Sendable (_ sessionKey: String, _ message: [UInt8], _ messageSeq: Int) -> Void
+
     private let lock = NSLock()
     private var sessions: [String: Session] = [:]
+    private let onAppend: AppendObserver?
+
+    init(onAppend: AppendObserver? = nil) { self.onAppend = onAppend }
 
     /// `main` and `agent:main:main` are the same session (§4).
     static func canonicalKey(_ key: String) -> String {
@@ -39,7 +46,13 @@ final class ChatHistoryStore: @unchecked Sendable {
             session.lastText = text
             session.lastRole = role
             sessions[key] = session
+            onAppend?(key, encoded, session.messages.count)
         }
+    }
+
+    /// The session's id, or nil for a session with no transcript yet.
+    func sessionId(_ sessionKey: String) -> String? {
+        lock.withLock { sessions[Self.canonicalKey(sessionKey)]?.sessionId }
     }
 
     func exists(_ sessionKey: String) -> Bool {
@@ -51,38 +64,15 @@ final class ChatHistoryStore: @unchecked Sendable {
         lock.withLock { sessions.map { ($0.key, $0.value) }.sorted { $0.session.updatedAt > $1.session.updatedAt } }
     }
 
-    /// The encoded `chat.history` payload: the last `limit` messages before the newest `offset`.
-    func historyPayload(sessionKey: String, limit: Int, offset: Int) -> [UInt8] {
-        let (sessionId, selected): (String?, ArraySlice<[UInt8]>) = lock.withLock {
+    /// The encoded `chat.history` payload: one page (see `HistoryPage`) of the session's transcript,
+    /// with the v4 paging fields when `paging`.
+    func historyPayload(sessionKey: String, limit: Int, offset: Int, maxBytes: Int? = nil, paging: Bool) -> [UInt8] {
+        let (sessionId, all): (String?, [[UInt8]]) = lock.withLock {
             guard let session = sessions[Self.canonicalKey(sessionKey)] else { return (nil, []) }
-            let end = max(0, session.messages.count - offset)
-            let start = max(0, end - limit)
-            return (session.sessionId, session.messages[start..<end])
+            return (session.sessionId, session.messages)
         }
-        var kept = selected
-        var total = kept.reduce(0) { $0 + $1.count + 1 }
-        while total > Self.responseByteCap, let first = kept.first {
-            total -= first.count + 1
-            kept = kept.dropFirst()
-        }
-        var out = [UInt8]()
-        out.reserveCapacity(total + 160)
-        out.append(contentsOf: #"{"sessionKey":"#.utf8)
-        JSONValue.string(sessionKey).write(to: &out)
-        if let sessionId {
-            out.append(contentsOf: #","sessionId":"#.utf8)
-            JSONValue.string(sessionId).write(to: &out)
-            out.append(contentsOf: #","thinkingLevel":"off","verboseLevel":"off""#.utf8)
-        }
-        out.append(contentsOf: #","messages":["#.utf8)
-        var first = true
-        for message in kept {
-            if !first { out.append(UInt8(ascii: ",")) }
-            first = false
-            out.append(contentsOf: message)
-        }
-        out.append(contentsOf: "]}".utf8)
-        return out
+        let page = HistoryPage(all: all, offset: offset, limit: limit, maxBytes: maxBytes, hardCap: Self.responseByteCap)
+        return page.payload(sessionKey: sessionKey, sessionId: sessionId, paging: paging)
     }
 
     /// Preloads `count` alternating user/assistant messages of `bytes` characters into `main`.

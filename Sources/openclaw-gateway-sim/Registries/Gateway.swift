@@ -6,8 +6,11 @@ import ClawJSON
 final class Gateway: @unchecked Sendable {
     let options: SimulatorOptions
     let registry: DeviceRegistry
-    let history = ChatHistoryStore()
+    let history: ChatHistoryStore
     let runs = RunRegistry()
+    let subscriptions = SubscriptionRegistry()
+    /// `--write-rate-limit`; nil when off.
+    let writeLimiter: WriteRateLimiter?
     let hub: EventHub
     let startedAtMs = WallClock.milliseconds()
     let hostName: String
@@ -22,6 +25,9 @@ final class Gateway: @unchecked Sendable {
         self.options = options
         registry = DeviceRegistry(preApproved: options.approvedDeviceIds)
         hub = EventHub(protocolVersion: options.protocolVersion, gapEvery: options.seqGapEvery)
+        let subscriptions = self.subscriptions
+        history = ChatHistoryStore(onAppend: { subscriptions.messageAppended(sessionKey: $0, message: $1, messageSeq: $2) })
+        writeLimiter = options.writeRateLimit.map { WriteRateLimiter(limit: $0, windowMs: options.writeRateWindowMs) }
         hostName = ProcessInfo.processInfo.hostName
         startingConnectsLeft = options.startingConnects
         if let fixture = options.historyFixture { history.loadFixture(count: fixture.count, bytes: fixture.bytes) }

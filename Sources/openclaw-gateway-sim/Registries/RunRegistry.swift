@@ -1,9 +1,12 @@
 import Foundation
+import ClawSystem
 
 /// One agent run in progress; its lock orders the run's own events against an abort.
 final class ActiveRun: @unchecked Sendable {
     let runId: String
     let sessionKey: String
+    /// Wall-clock start (`sessions.changed` startedAt and runtimeMs).
+    let startedAt = WallClock.milliseconds()
     let lock = NSLock()
     /// Guarded by `lock`.
     var seq = 0

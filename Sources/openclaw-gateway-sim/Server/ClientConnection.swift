@@ -143,6 +143,7 @@ final class ClientConnection: EventSink, @unchecked Sendable {
             if tracked { gateway.broadcastPresence() }
             serve(socket, client: client)
             gateway.hub.remove(self)
+            gateway.subscriptions.remove(connId: client.connId)
             if gateway.removePresence(connId: client.connId) { gateway.broadcastPresence() }
         }
     }

@@ -22,7 +22,9 @@ import ClawTransport
 
     @Test(arguments: [["--bogus"], ["--port"], ["--port", "x"], ["--protocol", "5"], ["--reply", "loud"],
                       ["--fault", "explode"], ["--tls-cert", "a.pem"], ["--token", "a", "--password", "b"],
-                      ["--history-fixture", "10"], ["--approve", "not-hex"], ["--script", "/nonexistent/script.json"]])
+                      ["--history-fixture", "10"], ["--approve", "not-hex"], ["--script", "/nonexistent/script.json"],
+                      ["--reply", "retry:0"], ["--reply", "retry:10"], ["--write-rate-limit", "0"], ["--write-rate-window-ms", "x"],
+                      ["--attachment-max-bytes", "0"], ["--attachment-max-image-bytes"]])
     func badFlagsExit2WithOneLine(_ arguments: [String]) throws {
         let result = try run(arguments)
         #expect(result.status == 2)
@@ -35,7 +37,9 @@ import ClawTransport
         let result = try run(["--help"])
         #expect(result.status == 0)
         for flag in ["--port", "--protocol", "--token", "--tick-ms", "--fault", "--blast", "--history-fixture", "--require-pairing",
-                     "--script", "deltaText", "$runId", "delayMs", "/stop"] {
+                     "--script", "deltaText", "$runId", "delayMs", "/stop", "retry:N", "--write-rate-limit",
+                     "--write-rate-window-ms", "--attachment-max-bytes", "--attachment-max-image-bytes", "sessions.subscribe",
+                     "sessions.messages.subscribe", "queueMode", "nextOffset", "maxBytes"] {
             #expect(result.stdout.contains(flag))
         }
     }

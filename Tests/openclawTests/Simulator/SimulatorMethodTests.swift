@@ -14,6 +14,28 @@ import ClawJSON
                                                    "requiredScopes": ["operator.write"]]]])
     }
 
+    /// Every method the v4 simulator serves (health excepted) names the scope it misses.
+    @Test func everyMethodNamesTheScopeItMisses() throws {
+        let sim = try SimulatorProcess()
+        let client = try TestGatewayClient(sim)
+        let hello = try client.handshake(try .device(scopes: []))
+        let needs = [
+            "chat.history": "operator.read", "chat.send": "operator.write", "chat.abort": "operator.write",
+            "chat.inject": "operator.admin", "sessions.list": "operator.read", "agent": "operator.write",
+            "sessions.subscribe": "operator.read", "sessions.unsubscribe": "operator.read",
+            "sessions.messages.subscribe": "operator.read", "sessions.messages.unsubscribe": "operator.read",
+        ]
+        let methods = (hello["features"]?["methods"]?.arrayValue ?? []).compactMap(\.stringValue).filter { $0 != "health" }
+        #expect(Set(methods) == Set(needs.keys))
+        for method in methods {
+            let scope = JSONValue(needs[method] ?? "?")
+            let response = try client.call(method, [:])
+            #expect(response["error"] == ["code": "FORBIDDEN", "message": .string("missing scope: " + (needs[method] ?? "?")),
+                                          "details": ["code": "MISSING_SCOPE", "missingScope": scope, "requiredScopes": [scope]]],
+                    "\(method)")
+        }
+    }
+
     @Test func missingScopeV3IsInvalidRequest() throws {
         let sim = try SimulatorProcess(["--protocol", "3"])
         let client = try TestGatewayClient.connected(sim, scopes: [])
@@ -151,7 +173,7 @@ import ClawJSON
         let params: JSONValue = ["sessionKey": "main", "message": "boom now", "idempotencyKey": "bad"]
         _ = try client.call("chat.send", params)
         let end = try client.frame { $0.isChatEnd }
-        #expect(end["payload"]?.objectValue?.keys == ["runId", "sessionKey", "seq", "state", "errorMessage", "errorKind"])
+        #expect(end["payload"]?.objectValue?.keys == ["runId", "sessionKey", "seq", "state", "errorMessage", "errorKind", "errorDetail"])
         #expect(end["payload"]?["state"]?.stringValue == "error")
         let cached = try client.call("chat.send", params)
         #expect(cached["ok"]?.boolValue == false)
@@ -196,14 +218,15 @@ import ClawJSON
         let client = try TestGatewayClient.connected(sim)
         let byDefault = try client.call("chat.history", ["sessionKey": "main"])
         #expect(byDefault["payload"]?["messages"]?.arrayValue?.count == 200)
-        #expect(byDefault["payload"]?.objectValue?.keys == ["sessionKey", "sessionId", "thinkingLevel", "verboseLevel", "messages"])
+        #expect(byDefault["payload"]?.objectValue?.keys == ["sessionKey", "sessionId", "thinkingLevel", "verboseLevel", "messages",
+                                                            "nextOffset", "hasMore", "totalMessages"])
         let canonical = try client.call("chat.history", ["sessionKey": "agent:main:main", "limit": 1000])
         #expect(canonical["payload"]?["messages"]?.arrayValue?.count == 1000)
         #expect(canonical["payload"]?["sessionKey"]?.stringValue == "agent:main:main")
         let tooMany = try client.call("chat.history", ["sessionKey": "main", "limit": 1001])
         #expect(tooMany["error"]?["message"]?.stringValue == "invalid chat.history params: at /limit: must be <= 1000")
         let unknown = try client.call("chat.history", ["sessionKey": "agent:main:nobody"])
-        #expect(unknown["payload"] == ["sessionKey": "agent:main:nobody", "messages": []])
+        #expect(unknown["payload"] == ["sessionKey": "agent:main:nobody", "messages": [], "hasMore": false, "totalMessages": 0])
         let message = byDefault["payload"]?["messages"]?.arrayValue?.first
         #expect(message?["content"]?.arrayValue?.first?["text"]?.stringValue?.utf8.count == 20)
     }

@@ -86,6 +86,65 @@ import ClawProtocol
         #expect(try schema.validator.violations(of: extra, against: "#/$defs/GatewayFrame") != [])
     }
 
+    /// The September 2026 shapes: paging fields, subscriptions and their targeted events, retry
+    /// status events, an interrupting send, attachments and the policy that announces them.
+    @Test func aSeptemberSessionConformsToTheSchema() throws {
+        let sim = try SimulatorProcess(["--reply", "retry:1", "--attachment-max-bytes", "4096", "--write-rate-limit", "30"])
+        let watcher = try TestGatewayClient.connected(sim, scopes: ["operator.read"])
+        let admin = try TestGatewayClient.connected(sim, scopes: ["operator.admin"])
+        let client = try TestGatewayClient.connected(sim)
+        _ = try watcher.call(GatewayMethod.sessionsSubscribe, [:])
+        _ = try watcher.call(GatewayMethod.sessionsMessagesSubscribe, ["key": "main"])
+        for i in 0..<3 { _ = try admin.call(GatewayMethod.chatInject, ["sessionKey": "main", "message": .string("note \(i)")]) }
+        _ = try client.call(GatewayMethod.chatSend, ["sessionKey": "main", "message": "hello", "idempotencyKey": "k1",
+                                                     "attachments": [["type": "file", "mimeType": "text/plain", "fileName": "a.txt",
+                                                                      "content": "aGVsbG8="]]])
+        _ = try client.frame { $0["payload"]?["state"]?.stringValue == "status" }
+        _ = try client.call(GatewayMethod.chatSend, ["sessionKey": "main", "message": "next", "idempotencyKey": "k2",
+                                                     "queueMode": "interrupt"])
+        _ = try client.frame { $0["payload"]?["runId"]?.stringValue == "k2" && $0.isChatEnd }
+        _ = try watcher.frame { $0["payload"]?["runId"]?.stringValue == "k2" && $0.isChatEnd }
+        _ = try client.call(GatewayMethod.chatHistory, ["sessionKey": "main", "limit": 2])
+        _ = try client.call(GatewayMethod.chatHistory, ["sessionKey": "main", "limit": 2, "offset": 2, "maxBytes": 2048])
+        _ = try client.call(GatewayMethod.chatHistory, ["sessionKey": "agent:main:nobody"])
+        _ = try watcher.call(GatewayMethod.sessionsMessagesUnsubscribe, ["key": "main"])
+        _ = try watcher.call(GatewayMethod.sessionsUnsubscribe, [:])
+
+        let entries = sim.logEntries()
+        let sent = FrameSchema.sent(entries)
+        let events = Set(sent.compactMap { $0["event"]?.stringValue })
+        #expect(events.isSuperset(of: ["chat", "agent", "session.message", "sessions.changed"]))
+        let states = Set(sent.compactMap { $0["event"]?.stringValue == "chat" ? $0["payload"]?["state"]?.stringValue : nil })
+        #expect(states.isSuperset(of: ["status", "delta", "final", "aborted"]))
+        #expect(sent.contains { $0["payload"]?["interruptedActiveRun"] == true })
+        #expect(sent.contains { $0["payload"]?["nextOffset"] != nil })
+        let problems = try FrameSchema().problems(inLog: entries)
+        #expect(problems == [], "\(problems.count) of \(sent.count) frames fail the schema")
+
+        let failing = try SimulatorProcess(["--reply", "error"])
+        let other = try TestGatewayClient.connected(failing)
+        _ = try other.call(GatewayMethod.chatSend, ["sessionKey": "main", "message": "boom", "idempotencyKey": "k1"])
+        _ = try other.frame { $0.isChatEnd }
+        #expect(try FrameSchema().problems(inLog: failing.logEntries()) == [])
+    }
+
+    @Test func theSchemaHoldsTheSeptemberShapesClosed() throws {
+        let validator = try FrameSchema().validator
+        let status: JSONValue = ["runId": "k", "sessionKey": "main", "seq": 1, "state": "status", "phase": "starting_model",
+                                 "retry": ["attempt": 11, "maxAttempts": 11, "reason": "rate_limit"]]
+        #expect(try validator.violations(of: status, against: "#/$defs/events/chat") != [])
+        let error: JSONValue = ["runId": "k", "sessionKey": "main", "seq": 1, "state": "error", "errorDetail": ["httpStatus": 99]]
+        #expect(try validator.violations(of: error, against: "#/$defs/events/chat") != [])
+        let changed: JSONValue = ["sessionKey": "main", "phase": "start", "runId": "k", "ts": 1, "hasActiveRun": true,
+                                  "status": "running", "startedAt": 1, "seq": 3]
+        #expect(try validator.violations(of: changed, against: "#/$defs/events/sessions.changed") != [])
+        let message: JSONValue = ["sessionKey": "main", "message": ["role": "user", "content": [], "timestamp": 1],
+                                  "messageId": "m", "messageSeq": 0]
+        #expect(try validator.violations(of: message, against: "#/$defs/events/session.message") != [])
+        let subscribed: JSONValue = ["subscribed": true, "sessionKey": "main"]
+        #expect(try validator.violations(of: subscribed, against: "#/$defs/results/sessions.messages.subscribe") != [])
+    }
+
     @Test func theValidatorRefusesKeywordsItDoesNotImplement() throws {
         let validator = JSONSchemaValidator(schema: ["$defs": ["S": ["type": "string", "pattern": "^a"]]])
         #expect(throws: JSONSchemaValidator.Failure.self) { try validator.violations(of: "b", against: "#/$defs/S") }

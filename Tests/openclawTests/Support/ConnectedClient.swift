@@ -33,3 +33,23 @@ extension JSONValue {
         return state == "final" || state == "error" || state == "aborted"
     }
 }
+
+extension TestGatewayClient {
+    /// Sends a request and returns its `res` with the frames that arrived before it (ticks dropped),
+    /// for events the gateway queues ahead of an answer.
+    func callCollecting(_ method: String, _ params: JSONValue? = nil, timeout: Double = 10) throws -> (response: JSONValue, before: [JSONValue]) {
+        let id = try request(method, params)
+        var before: [JSONValue] = []
+        let response = try frame(timeout: timeout) { frame in
+            if frame["type"]?.stringValue == "res" && frame["id"]?.stringValue == id { return true }
+            if frame["event"]?.stringValue != "tick" { before.append(frame) }
+            return false
+        }
+        return (response, before)
+    }
+}
+
+extension JSONValue {
+    /// The text of a transcript or event message (`content[0].text`).
+    var firstText: String? { self["content"]?.arrayValue?.first?["text"]?.stringValue }
+}
