@@ -14,11 +14,14 @@ import ClawTransport
         #expect(result.stderr == "openclaw: error: no.such.method failed: INVALID_REQUEST: unknown method: no.such.method\n")
     }
 
-    @Test func status1WhenAScopeIsMissing() throws {
+    /// Someone must act: exit 4, and the line names the scope and both ways out.
+    @Test func status4WhenAScopeIsMissing() throws {
         let gateway = try GatewayFixture()
         let result = try gateway.run(["send", "--scope", "operator.read", "hi"])
-        #expect(result.status == 1)
-        #expect(result.stderr.contains("missing scope: operator.write"))
+        #expect(result.status == 4)
+        #expect(result.stderr == "openclaw: error: chat.send needs the operator.write scope, which this device was not granted: "
+            + "request it with --scope operator.write if the device was approved for it, or approve the scope upgrade on the "
+            + "gateway host (openclaw devices list)\n")
     }
 
     @Test func status1WhenTheRunEndsInError() throws {

@@ -108,7 +108,7 @@ enum DocsTestSupport {
         "--connect-timeout", "-o", "--output", "--raw", "--trace", "--strict", "-q", "--quiet", "--state-dir", "--config",
         "--no-device", "--scope", "--tls-fingerprint", "--cacert", "-h", "--help", "-V", "--version",
     ]
-    static let historyFlags: Set<String> = ["-n", "--limit"]
+    static let historyFlags: Set<String> = ["-n", "--limit", "--all"]
     static let sendFlags: Set<String> = [
         "-f", "--file", "--thinking", "--deliver", "--attach", "--idempotency-key", "--no-wait", "--agent-events",
     ]
