@@ -155,7 +155,15 @@ public final class Subprocess: @unchecked Sendable {
         let argv = CStringArray([configuration.executable] + configuration.arguments)
         let envp = CStringArray(configuration.environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" })
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, configuration.executable, &actions, &attributes, argv.pointers, envp.pointers)
+        var result = posix_spawn(&pid, configuration.executable, &actions, &attributes, argv.pointers, envp.pointers)
+        // ETXTBSY is transient: a program just written is still open for writing in a child another
+        // thread is starting (until that child's exec closes it). Try again for a little while.
+        var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
+        for _ in 0..<8 where result == ETXTBSY {
+            _ = nanosleep(&pause, nil)
+            pause.tv_nsec *= 2
+            result = posix_spawn(&pid, configuration.executable, &actions, &attributes, argv.pointers, envp.pointers)
+        }
         for fd in childEnds { _ = close(fd) }
         childEnds = []
         guard result == 0 else {
