@@ -246,9 +246,25 @@ import ClawTransport
         var cli = base
         try writeConfig(cli, "{ gateway: { mode: 'local', auth: { mode: 'token', token: '\(Self.token)' } } }",
                         profileDirectory: ".openclaw-dev")
-        // Its own port is 19001: whatever answers there (normally nothing), that is where it goes.
-        let unreachable = try cli.run(["history", "--dev", "--connect-timeout", "2"])
-        #expect(unreachable.stderr.contains("127.0.0.1:19001"), "\(unreachable.stderr)")
+        // Its own port is 19001. Hold that port with a silent listener when it is free, and see the
+        // connection arrive there; when something else holds it, the error still names the port.
+        var dev = cli
+        dev.variables["OPENCLAW_HANDSHAKE_TIMEOUT_MS"] = "300"
+        if let listener = try? TCPListener(host: "127.0.0.1", port: 19001) {
+            let accepted = Thread {
+                if let stream = try? listener.accept(deadline: .after(seconds: 20)) {
+                    var buffer = [UInt8](repeating: 0, count: 4096)
+                    while ((try? buffer.withUnsafeMutableBytes { try stream.read(into: $0, deadline: .after(seconds: 20)) }) ?? 0) > 0 {}
+                }
+            }
+            accepted.start()
+            let held = try dev.run(["history", "--dev"])
+            #expect(held.status == 5, "\(held.stderr)")
+            #expect(held.stderr.contains("waiting for the WebSocket upgrade from ws://127.0.0.1:19001"), "\(held.stderr)")
+        } else {
+            let other = try dev.run(["history", "--dev", "--connect-timeout", "2"])
+            #expect(other.status == 0 || other.stderr.contains("127.0.0.1:19001"), "\(other.stderr)")
+        }
         // OPENCLAW_GATEWAY_PORT still wins, and the dev profile's config supplies the token.
         cli.variables["OPENCLAW_GATEWAY_PORT"] = String(simulator.port)
         expectConnected(try cli.run(["history", "--dev"]), simulator)
