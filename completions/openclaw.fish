@@ -15,7 +15,7 @@ function __openclaw_command
             case --
                 return 1
             case '--*=*'
-            case --url --token --token-file --password --session --timeout --connect-timeout --output --state-dir --config --scope --tls-fingerprint --cacert --limit --file --thinking --attach --idempotency-key --queue-mode --run --event --count --max-retries --backoff-base --backoff-max --params --shell
+            case --url --token --token-file --password --session --timeout --connect-timeout --output --state-dir --config --profile --scope --tls-fingerprint --cacert --limit --file --thinking --attach --idempotency-key --queue-mode --run --event --count --max-retries --backoff-base --backoff-max --params --shell
                 set skip_next 1
             case '--*'
             case '-?*'
@@ -124,6 +124,8 @@ complete -c openclaw -n 'not __openclaw_official' -l strict -d 'exit 6 on a fram
 complete -c openclaw -n 'not __openclaw_official' -s q -l quiet -d 'no diagnostics on stderr except the final error'
 complete -c openclaw -n 'not __openclaw_official' -l state-dir -x -a '(__fish_complete_directories (commandline -ct))' -d 'OpenClaw state directory (default ~/.openclaw)'
 complete -c openclaw -n 'not __openclaw_official' -l config -r -F -d 'OpenClaw config file, JSON5 (default <state>/openclaw.json)'
+complete -c openclaw -n 'not __openclaw_official' -l profile -x -d 'use the OpenClaw profile NAME: state and config in ~/.openclaw-NAME'
+complete -c openclaw -n 'not __openclaw_official' -l dev -d 'use the dev profile: ~/.openclaw-dev, local gateway port 19001'
 complete -c openclaw -n 'not __openclaw_official' -l no-device -d 'connect without a device identity (token only; the gateway may grant no scopes)'
 complete -c openclaw -n 'not __openclaw_official' -l scope -x -d 'request this operator scope (repeatable; default operator.read and operator.write)'
 complete -c openclaw -n 'not __openclaw_official' -l tls-fingerprint -x -d 'pin the gateway certificate by its SHA-256 fingerprint'

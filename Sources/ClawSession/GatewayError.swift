@@ -16,6 +16,9 @@ public enum GatewayError: Error, Sendable {
     case timedOut(String)
     /// The connect limit passed during the socket, TLS or protocol handshake (exit 5).
     case handshakeTimedOut(url: String, waitingFor: String?, limitSeconds: Double)
+    /// One handshake step (the upgrade's answer, or `connect.challenge` after it) took longer than
+    /// `SessionOptions.handshakeTimeout` (exit 5); `waitingFor` is nil for the upgrade.
+    case handshakeStepTimedOut(url: String, waitingFor: String?, limitMilliseconds: Int)
     /// The gateway broke the protocol or speaks an unsupported version (exit 6).
     case protocolError(String)
     /// The gateway is starting or asked us to come back later (exit 3, retryable).
@@ -26,7 +29,7 @@ public enum GatewayError: Error, Sendable {
     /// Whether a reconnecting client (`watch`) should try again.
     public var isRetryable: Bool {
         switch self {
-        case .cannotConnect, .connectionLost, .timedOut, .handshakeTimedOut, .unavailable: return true
+        case .cannotConnect, .connectionLost, .timedOut, .handshakeTimedOut, .handshakeStepTimedOut, .unavailable: return true
         case .certificateRejected, .authenticationFailed, .protocolError, .invalidRequest: return false
         }
     }

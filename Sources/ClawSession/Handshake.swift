@@ -19,14 +19,15 @@ struct Handshake {
         let deadline = min(overall, .after(seconds: options.connectTimeout))
         let tracer = options.tracer
         let socket: WebSocketConnection
+        let upgradeDeadline = stepDeadline(within: deadline)
         do {
             // The device key is loaded while the gateway answers the upgrade (see DeviceIdentitySource).
-            socket = try WebSocketConnection.connect(url: options.url, tls: tlsOptions, deadline: deadline,
+            socket = try WebSocketConnection.connect(url: options.url, tls: tlsOptions, deadline: upgradeDeadline,
                                                      whileWaiting: { _ = try? options.identitySource?.identity() })
         } catch {
             _ = try identity()  // an unusable identity is reported first, as if loaded before connecting
             if case .transport(.timedOut) = error {
-                throw .handshakeTimedOut(url: "\(options.url)", waitingFor: nil, limitSeconds: options.connectTimeout)
+                throw timeout(waitingFor: nil, stepDeadline: upgradeDeadline, deadline: deadline)
             }
             throw GatewaySession.map(error)
         }
@@ -81,8 +82,30 @@ struct Handshake {
         return options.tls ?? TLSClientOptions(serverName: options.url.host)
     }
 
+    /// The end of one handshake step: `handshakeTimeout` from now, within `deadline`.
+    private func stepDeadline(within deadline: Deadline) -> Deadline {
+        min(deadline, .after(seconds: options.handshakeTimeout))
+    }
+
+    /// The timeout error for a wait that ended at `stepDeadline`: the step's own limit when that came first.
+    private func timeout(waitingFor what: String?, stepDeadline: Deadline, deadline: Deadline) -> GatewayError {
+        if stepDeadline < deadline {
+            let milliseconds = Int((options.handshakeTimeout * 1000).rounded())
+            return .handshakeStepTimedOut(url: "\(options.url)", waitingFor: what, limitMilliseconds: milliseconds)
+        }
+        return .handshakeTimedOut(url: "\(options.url)", waitingFor: what, limitSeconds: options.connectTimeout)
+    }
+
     private func waitForChallenge(_ socket: WebSocketConnection, deadline: Deadline) throws(GatewayError) -> GatewayFrame {
-        let frame = try readDuringHandshake(socket, deadline: deadline, waitingFor: "connect.challenge")
+        let what = "connect.challenge"
+        let challengeDeadline = stepDeadline(within: deadline)
+        let frame: GatewayFrame
+        do {
+            frame = try readDuringHandshake(socket, deadline: challengeDeadline, waitingFor: what)
+        } catch {
+            if case .handshakeTimedOut = error { throw timeout(waitingFor: what, stepDeadline: challengeDeadline, deadline: deadline) }
+            throw error
+        }
         guard frame.eventName == "connect.challenge" else {
             throw .protocolError("expected connect.challenge as the gateway's first frame")
         }

@@ -25,6 +25,10 @@ public struct SessionOptions: Sendable {
     public var clientVersion: String
     /// Bound on socket, TLS, upgrade, challenge and hello-ok together.
     public var connectTimeout: Double = 10
+    /// Bound, in seconds, on each of two steps within it: socket, TLS and the WebSocket upgrade's
+    /// answer; then, from there, the gateway's `connect.challenge` (the official client's handshake
+    /// timeout, `OPENCLAW_HANDSHAKE_TIMEOUT_MS`, 15 s unless set).
+    public var handshakeTimeout: Double = 15
     /// `connect.params.caps`: e.g. `tool-events`, without which the gateway sends no tool events.
     public var capabilities: [String] = []
     /// Fail on frames the client does not understand instead of skipping them.

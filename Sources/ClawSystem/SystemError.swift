@@ -7,7 +7,7 @@ public func systemErrorText(_ code: Int32) -> String {
 }
 
 /// An errno value, read right after the call that set it, for layers that do not import the C library.
-public struct SystemError: Equatable, Sendable, CustomStringConvertible {
+public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
     public let code: Int32
 
     public init(code: Int32) { self.code = code }

@@ -48,20 +48,56 @@ import Testing
     }
 
     @Test func secretRefShapes() throws {
-        func parse(_ json: JSONValue) throws(ConfigError) -> SecretInput {
-            try SecretInput.parse(json, key: "k", path: "/p")
+        func parse(_ json: JSONValue, defaults: SecretDefaults = SecretDefaults()) throws(ConfigError) -> SecretInput {
+            try SecretInput.parse(json, key: "k", path: "/p", defaults: defaults)
         }
-        #expect(try parse(["source": "env", "provider": "default", "id": "A"]) == .ref(source: "env", provider: "default", id: "A"))
-        #expect(try parse(["source": "file", "id": "/x"]) == .ref(source: "file", provider: "default", id: "/x"))
-        #expect(try parse("$MY_TOKEN") == .ref(source: "env", provider: "default", id: "MY_TOKEN"))
-        #expect(try parse("secretref-env:MY_TOKEN") == .ref(source: "env", provider: "default", id: "MY_TOKEN"))
+        func ref(_ source: SecretRef.Source, _ provider: String, _ id: String) -> SecretInput {
+            .ref(SecretRef(source: source, provider: provider, id: id))
+        }
+        #expect(try parse(["source": "env", "provider": "default", "id": "A"]) == ref(.env, "default", "A"))
+        #expect(try parse(["source": "exec", "provider": "vault", "id": "gw/token#1"]) == ref(.exec, "vault", "gw/token#1"))
+        // Legacy {source, id}: the provider is secrets.defaults.<source>, else "default".
+        #expect(try parse(["source": "file", "id": "/x"]) == ref(.file, "default", "/x"))
+        var defaults = SecretDefaults()
+        defaults.aliases[.file] = "vault-files"
+        defaults.aliases[.env] = "shell"
+        #expect(try parse(["source": "file", "id": "/x"], defaults: defaults) == ref(.file, "vault-files", "/x"))
+        // "$NAME" and "${NAME}" alone are env refs through the default env provider.
+        #expect(try parse("$MY_TOKEN") == ref(.env, "default", "MY_TOKEN"))
+        #expect(try parse("${MY_TOKEN}") == ref(.env, "default", "MY_TOKEN"))
+        #expect(try parse(" ${MY_TOKEN} ", defaults: defaults) == ref(.env, "shell", "MY_TOKEN"))
+        // Everything else is text: lower case, embedded references, the retired markers.
         #expect(try parse("$lowercase") == .text("$lowercase"))
+        #expect(try parse("Bearer ${MY_TOKEN}") == .text("Bearer ${MY_TOKEN}"))
+        #expect(try parse("secretref-env:MY_TOKEN") == .text("secretref-env:MY_TOKEN"))
+        #expect(try parse("__env__:MY_TOKEN") == .text("__env__:MY_TOKEN"))
         #expect(try parse("   ") == .absent)
         #expect(try parse(nil) == .absent)
         #expect(throws: ConfigError.configInvalid(path: "/p", key: "k", expected: "a string or a secret ref {source, provider, id}")) {
             try parse(["source": "env"])
         }
+        // A fourth key makes it no ref.
+        #expect(throws: ConfigError.self) { try parse(["source": "env", "provider": "default", "id": "A", "x": 1]) }
+        #expect(throws: ConfigError.configInvalid(path: "/p", key: "k.source", expected: "\"env\", \"file\", \"exec\" or \"store\"")) {
+            try parse(["source": "vault", "provider": "default", "id": "A"])
+        }
         #expect(throws: ConfigError.self) { try parse(5) }
+        // The grammar of provider names and ids.
+        for (source, provider, id) in [("env", "default", "lower"), ("env", "Bad", "A"), ("store", "default", "1A"),
+                                       ("file", "f", "relative/x"), ("file", "f", "/a~2b"), ("exec", "v", "a/../b"),
+                                       ("exec", "v", "-x"), ("exec", "v", "a b")] {
+            let json: JSONValue = ["source": .string(source), "provider": .string(provider), "id": .string(id)]
+            do {
+                _ = try parse(json)
+                Issue.record("accepted \(source):\(provider):\(id)")
+            } catch {
+                guard case .secretUnavailable(_, _, _, .invalidReference) = error else {
+                    Issue.record("\(error)"); continue
+                }
+            }
+        }
+        #expect(try parse(["source": "file", "provider": "f", "id": "value"]) == ref(.file, "f", "value"))
+        #expect(try parse(["source": "file", "provider": "f", "id": "/a~1b/~0c"]) == ref(.file, "f", "/a~1b/~0c"))
     }
 
     @Test func missingVariableNamesTheVariableKeyAndFile() throws {
@@ -73,15 +109,17 @@ import Testing
         }
     }
 
-    @Test func unsupportedSecretRefSuggestsTokenFlag() throws {
+    @Test func aRefToAnUnconfiguredProviderNamesTheKeyAndTheProvider() throws {
         let dir = ConfigTestDirectory()
         let path = dir.write("openclaw.json", #"{ gateway: { auth: { token: { source: "exec", provider: "vault", id: "gw" } } } }"#)
         let config = try GatewayConfigFile.load(path: path)
         let input = try config.secretInput("gateway", "auth", "token")
-        #expect(throws: ConfigError.unsupportedSecretRef(key: "gateway.auth.token", source: "exec", path: path)) {
+        #expect(throws: ConfigError.secretUnavailable(key: "gateway.auth.token", path: path,
+                                                      ref: SecretRef(source: .exec, provider: "vault", id: "gw"),
+                                                      problem: .providerNotConfigured)) {
             try config.resolve(input, key: "gateway.auth.token", environment: Environment(), stateDirectory: "/nonexistent")
         }
-        // `${pass:…}` lookups are a secret source too.
+        // `${pass:…}` lookups are not run.
         #expect(throws: ConfigError.unsupportedSecretRef(key: "k", source: "pass", path: "/p")) {
             try ConfigText.substitute("${pass:gw/token}", key: "k", path: "/p", environment: Environment())
         }
@@ -95,7 +133,9 @@ import Testing
             """)
         let config = try GatewayConfigFile.load(path: path)
         let input = try config.secretInput("gateway", "auth", "token")
-        #expect(throws: ConfigError.secretRefUnresolved(key: "gateway.auth.token", variable: "OTHER_VAR", path: path)) {
+        #expect(throws: ConfigError.secretUnavailable(key: "gateway.auth.token", path: path,
+                                                      ref: SecretRef(source: .env, provider: "locked", id: "OTHER_VAR"),
+                                                      problem: .notAllowlisted)) {
             try config.resolve(input, key: "gateway.auth.token", environment: Environment(["OTHER_VAR": "x"]), stateDirectory: "/nonexistent")
         }
     }

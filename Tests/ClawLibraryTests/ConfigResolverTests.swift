@@ -29,24 +29,39 @@ let precedenceCases: [PrecedenceCase] = [
                    config: #"{gateway:{auth:{token:"cfg-tok"}}}"#,
                    url: "ws://127.0.0.1:18789", urlSource: local,
                    token: "cfg-tok", tokenSource: "gateway.auth.token in <CFG>"),
-    PrecedenceCase(name: "local: OPENCLAW_GATEWAY_TOKEN beats gateway.auth.token",
+    PrecedenceCase(name: "local (config-first): gateway.auth.token beats OPENCLAW_GATEWAY_TOKEN",
                    config: #"{gateway:{auth:{token:"cfg-tok"}}}"#, env: ["OPENCLAW_GATEWAY_TOKEN": "env-tok"],
+                   url: "ws://127.0.0.1:18789", urlSource: local, token: "cfg-tok", tokenSource: "gateway.auth.token in <CFG>"),
+    PrecedenceCase(name: "local: OPENCLAW_GATEWAY_TOKEN when gateway.auth.token is not set",
+                   env: ["OPENCLAW_GATEWAY_TOKEN": "env-tok"],
                    url: "ws://127.0.0.1:18789", urlSource: local, token: "env-tok", tokenSource: "OPENCLAW_GATEWAY_TOKEN"),
-    PrecedenceCase(name: "local: legacy CLAWDBOT_GATEWAY_TOKEN is read",
-                   config: #"{gateway:{auth:{token:"cfg-tok"}}}"#, env: ["CLAWDBOT_GATEWAY_TOKEN": "old-tok"],
-                   url: "ws://127.0.0.1:18789", urlSource: local, token: "old-tok", tokenSource: "CLAWDBOT_GATEWAY_TOKEN"),
-    PrecedenceCase(name: "OPENCLAW_GATEWAY_TOKEN beats CLAWDBOT_GATEWAY_TOKEN",
+    PrecedenceCase(name: "local: OPENCLAW_GATEWAY_TOKEN beats the gateway.remote.token fallback",
+                   config: #"{gateway:{remote:{token:"rem-tok",password:"rem-pw"}}}"#,
+                   env: ["OPENCLAW_GATEWAY_TOKEN": "env-tok", "OPENCLAW_GATEWAY_PASSWORD": "env-pw"],
+                   url: "ws://127.0.0.1:18789", urlSource: local, token: "env-tok", tokenSource: "OPENCLAW_GATEWAY_TOKEN",
+                   password: "env-pw", passwordSource: "OPENCLAW_GATEWAY_PASSWORD"),
+    PrecedenceCase(name: "local: CLAWDBOT_GATEWAY_TOKEN is not read",
+                   env: ["CLAWDBOT_GATEWAY_TOKEN": "old-tok"],
+                   url: "ws://127.0.0.1:18789", urlSource: local),
+    PrecedenceCase(name: "local: only OPENCLAW_GATEWAY_TOKEN is read beside CLAWDBOT_GATEWAY_TOKEN",
                    env: ["CLAWDBOT_GATEWAY_TOKEN": "old-tok", "OPENCLAW_GATEWAY_TOKEN": "new-tok"],
                    url: "ws://127.0.0.1:18789", urlSource: local, token: "new-tok", tokenSource: "OPENCLAW_GATEWAY_TOKEN"),
-    PrecedenceCase(name: "local: password env beats config, token and password both returned",
+    PrecedenceCase(name: "local (config-first): gateway.auth.password beats OPENCLAW_GATEWAY_PASSWORD, token and password both returned",
                    config: #"{gateway:{auth:{token:"cfg-tok",password:"cfg-pw"}}}"#,
                    env: ["OPENCLAW_GATEWAY_PASSWORD": "env-pw"],
                    url: "ws://127.0.0.1:18789", urlSource: local,
                    token: "cfg-tok", tokenSource: "gateway.auth.token in <CFG>",
-                   password: "env-pw", passwordSource: "OPENCLAW_GATEWAY_PASSWORD"),
-    PrecedenceCase(name: "local: legacy CLAWDBOT_GATEWAY_PASSWORD is read",
+                   password: "cfg-pw", passwordSource: "gateway.auth.password in <CFG>"),
+    PrecedenceCase(name: "local: CLAWDBOT_GATEWAY_PASSWORD is not read",
                    env: ["CLAWDBOT_GATEWAY_PASSWORD": "old-pw"],
-                   url: "ws://127.0.0.1:18789", urlSource: local, password: "old-pw", passwordSource: "CLAWDBOT_GATEWAY_PASSWORD"),
+                   url: "ws://127.0.0.1:18789", urlSource: local),
+    PrecedenceCase(name: "local trusted-proxy: no gateway.remote.password fallback",
+                   config: #"{gateway:{auth:{mode:"trusted-proxy"},remote:{password:"rem-pw"}}}"#,
+                   url: "ws://127.0.0.1:18789", urlSource: local),
+    PrecedenceCase(name: "local: the example placeholder in OPENCLAW_GATEWAY_TOKEN counts as unset",
+                   config: #"{gateway:{remote:{token:"rem-tok"}}}"#,
+                   env: ["OPENCLAW_GATEWAY_TOKEN": "change-me-to-a-long-random-token"],
+                   url: "ws://127.0.0.1:18789", urlSource: local, token: "rem-tok", tokenSource: "gateway.remote.token in <CFG>"),
     PrecedenceCase(name: "local: gateway.remote.token is the fallback when gateway.auth.token is not configured",
                    config: #"{gateway:{remote:{token:"rem-tok",password:"rem-pw"}}}"#,
                    url: "ws://127.0.0.1:18789", urlSource: local,
@@ -86,10 +101,10 @@ let precedenceCases: [PrecedenceCase] = [
                    config: #"{gateway:{auth:{token:"cfg-tok"}}}"#,
                    env: ["OPENCLAW_GATEWAY_URL": "ws://127.0.0.1:1111"],
                    url: "ws://127.0.0.1:1111", urlSource: "OPENCLAW_GATEWAY_URL", isOverride: true),
-    PrecedenceCase(name: "legacy CLAWDBOT_GATEWAY_URL is read; OPENCLAW_GATEWAY_URL beats it",
+    PrecedenceCase(name: "CLAWDBOT_GATEWAY_URL is not read",
                    env: ["CLAWDBOT_GATEWAY_URL": "ws://127.0.0.1:3333"],
-                   url: "ws://127.0.0.1:3333", urlSource: "CLAWDBOT_GATEWAY_URL", isOverride: true),
-    PrecedenceCase(name: "OPENCLAW_GATEWAY_URL beats CLAWDBOT_GATEWAY_URL",
+                   url: "ws://127.0.0.1:18789", urlSource: local),
+    PrecedenceCase(name: "only OPENCLAW_GATEWAY_URL is read beside CLAWDBOT_GATEWAY_URL",
                    env: ["CLAWDBOT_GATEWAY_URL": "ws://127.0.0.1:3333", "OPENCLAW_GATEWAY_URL": "ws://127.0.0.1:4444"],
                    url: "ws://127.0.0.1:4444", urlSource: "OPENCLAW_GATEWAY_URL", isOverride: true),
     PrecedenceCase(name: "env URL beats remote mode's gateway.remote.url",
@@ -102,6 +117,9 @@ let precedenceCases: [PrecedenceCase] = [
     PrecedenceCase(name: "local port: OPENCLAW_GATEWAY_PORT beats gateway.port",
                    config: #"{gateway:{port:19001}}"#, env: ["OPENCLAW_GATEWAY_PORT": "19555"],
                    url: "ws://127.0.0.1:19555", urlSource: "local gateway (port from OPENCLAW_GATEWAY_PORT)"),
+    PrecedenceCase(name: "local port: CLAWDBOT_GATEWAY_PORT is not read",
+                   env: ["CLAWDBOT_GATEWAY_PORT": "19555"],
+                   url: "ws://127.0.0.1:18789", urlSource: local),
     PrecedenceCase(name: "local port: an unusable OPENCLAW_GATEWAY_PORT falls back to the config",
                    config: #"{gateway:{port:19001}}"#, env: ["OPENCLAW_GATEWAY_PORT": "nope"],
                    url: "ws://127.0.0.1:19001", urlSource: "local gateway (port from gateway.port in <CFG>)"),
@@ -131,21 +149,55 @@ let precedenceCases: [PrecedenceCase] = [
     PrecedenceCase(name: "local mode ignores gateway.remote.url",
                    config: #"{gateway:{mode:"local",remote:{url:"wss://gw.example.com"}}}"#,
                    url: "ws://127.0.0.1:18789", urlSource: local),
-    PrecedenceCase(name: "env secret ref and ${VAR} in config credentials",
+    PrecedenceCase(name: "env secret ref and ${VAR} inside text in config credentials",
+                   config: #"{gateway:{auth:{token:{source:"env",provider:"default",id:"GW_TOK"},password:"pw-${GW_PW}"}}}"#,
+                   env: ["GW_TOK": "ref-tok", "GW_PW": "var"],
+                   url: "ws://127.0.0.1:18789", urlSource: local,
+                   password: "pw-var", passwordSource: "gateway.auth.password in <CFG>"),
+    PrecedenceCase(name: "two refs: the token ref, considered first, wins alone; the password ref is not read",
                    config: #"{gateway:{auth:{token:{source:"env",provider:"default",id:"GW_TOK"},password:"${GW_PW}"}}}"#,
                    env: ["GW_TOK": "ref-tok", "GW_PW": "var-pw"],
                    url: "ws://127.0.0.1:18789", urlSource: local,
-                   token: "ref-tok", tokenSource: "gateway.auth.token in <CFG>",
+                   token: "ref-tok", tokenSource: "gateway.auth.token in <CFG>"),
+    PrecedenceCase(name: "a token ref whose provider fails leaves the password ref to win",
+                   config: #"{gateway:{auth:{token:{source:"env",provider:"default",id:"GW_UNSET"},password:"${GW_PW}"}}}"#,
+                   env: ["GW_PW": "var-pw"],
+                   url: "ws://127.0.0.1:18789", urlSource: local,
+                   password: "var-pw", passwordSource: "gateway.auth.password in <CFG>"),
+    PrecedenceCase(name: "auth.mode password: only the password ref is considered",
+                   config: #"{gateway:{auth:{mode:"password",token:{source:"env",provider:"default",id:"GW_TOK"},password:"${GW_PW}"}}}"#,
+                   env: ["GW_TOK": "ref-tok", "GW_PW": "var-pw"],
+                   url: "ws://127.0.0.1:18789", urlSource: local,
                    password: "var-pw", passwordSource: "gateway.auth.password in <CFG>"),
     PrecedenceCase(name: "an unresolvable secret ref is skipped when another credential is found",
                    config: #"{gateway:{auth:{mode:"password",token:{source:"file",provider:"f",id:"/x"}}}}"#,
                    env: ["OPENCLAW_GATEWAY_PASSWORD": "env-pw"],
                    url: "ws://127.0.0.1:18789", urlSource: local,
                    password: "env-pw", passwordSource: "OPENCLAW_GATEWAY_PASSWORD"),
-    PrecedenceCase(name: "an unresolvable secret ref is not consulted when env wins",
-                   config: #"{gateway:{auth:{token:{source:"exec",provider:"v",id:"x"}}}}"#,
+    PrecedenceCase(name: "remote mode: an unresolvable gateway.remote.token ref is skipped for OPENCLAW_GATEWAY_TOKEN",
+                   config: #"{gateway:{mode:"remote",remote:{url:"wss://gw.example.com",token:{source:"exec",provider:"v",id:"x"}}}}"#,
                    env: ["OPENCLAW_GATEWAY_TOKEN": "env-tok"],
-                   url: "ws://127.0.0.1:18789", urlSource: local, token: "env-tok", tokenSource: "OPENCLAW_GATEWAY_TOKEN"),
+                   url: "wss://gw.example.com", urlSource: "gateway.remote.url in <CFG>",
+                   token: "env-tok", tokenSource: "OPENCLAW_GATEWAY_TOKEN"),
+    PrecedenceCase(name: "local: a token ref that cannot win beside a password is left alone",
+                   config: #"{gateway:{auth:{token:{source:"exec",provider:"v",id:"x"},password:"cfg-pw"}}}"#,
+                   url: "ws://127.0.0.1:18789", urlSource: local,
+                   password: "cfg-pw", passwordSource: "gateway.auth.password in <CFG>"),
+    PrecedenceCase(name: "local auth.mode none: secret refs are not considered",
+                   config: #"{gateway:{auth:{mode:"none",token:{source:"exec",provider:"v",id:"x"}}}}"#,
+                   url: "ws://127.0.0.1:18789", urlSource: local),
+    PrecedenceCase(name: "whole-string ${NAME} is an env ref: it cannot win beside a password, so it is not read",
+                   config: #"{gateway:{auth:{token:"${UNSET_TOKEN_VAR}"}}}"#, env: ["OPENCLAW_GATEWAY_PASSWORD": "pw"],
+                   url: "ws://127.0.0.1:18789", urlSource: local, password: "pw", passwordSource: "OPENCLAW_GATEWAY_PASSWORD"),
+    PrecedenceCase(name: "the dev profile's local gateway is port 19001, ahead of gateway.port",
+                   config: #"{gateway:{port:18800}}"#, env: ["OPENCLAW_PROFILE": "dev"],
+                   url: "ws://127.0.0.1:19001", urlSource: "local gateway (port from profile dev)"),
+    PrecedenceCase(name: "OPENCLAW_GATEWAY_PORT beats the dev profile's port",
+                   env: ["OPENCLAW_PROFILE": "dev", "OPENCLAW_GATEWAY_PORT": "19555"],
+                   url: "ws://127.0.0.1:19555", urlSource: "local gateway (port from OPENCLAW_GATEWAY_PORT)"),
+    PrecedenceCase(name: "another profile keeps the usual port",
+                   env: ["OPENCLAW_PROFILE": "work"],
+                   url: "ws://127.0.0.1:18789", urlSource: local),
 ]
 
 @Suite struct ConfigResolverTests {
@@ -156,7 +208,8 @@ let precedenceCases: [PrecedenceCase] = [
         let path = dir.write("state/openclaw.json", c.config)
         let config = try GatewayConfigFile.load(path: path)
         let env = Environment(c.env.merging(["HOME": dir.path]) { $1 })
-        let choice = try ConnectionResolver.chooseURL(options: c.options, config: config, environment: env)
+        let profile = try StatePaths.profile(flag: c.options.profile, environment: env)
+        let choice = try ConnectionResolver.chooseURL(options: c.options, config: config, environment: env, profile: profile)
         let credentials = try ConnectionResolver.resolveCredentials(
             options: c.options, config: config, environment: env, urlOverride: choice.override,
             isRemote: config.isRemoteMode, stateDirectory: dir.sub("state"))
@@ -188,18 +241,42 @@ let precedenceCases: [PrecedenceCase] = [
         let dir = ConfigTestDirectory()
         let path = dir.sub("state/openclaw.json")
         let file = PrecedenceCase(name: "", config: #"{gateway:{auth:{token:{source:"file",provider:"f",id:"/t"}}}}"#, url: "", urlSource: "")
-        #expect(throws: ConfigError.unsupportedSecretRef(key: "gateway.auth.token", source: "file", path: path)) {
+        #expect(throws: ConfigError.secretUnavailable(key: "gateway.auth.token", path: path,
+                                                      ref: SecretRef(source: .file, provider: "f", id: "/t"),
+                                                      problem: .providerNotConfigured)) {
             try Self.run(file, dir: dir)
         }
         let env = PrecedenceCase(name: "", config: #"{gateway:{auth:{token:{source:"env",provider:"default",id:"UNSET_VAR"}}}}"#, url: "", urlSource: "")
-        #expect(throws: ConfigError.secretRefUnresolved(key: "gateway.auth.token", variable: "UNSET_VAR", path: path)) {
+        #expect(throws: ConfigError.secretUnavailable(key: "gateway.auth.token", path: path,
+                                                      ref: SecretRef(source: .env, provider: "default", id: "UNSET_VAR"),
+                                                      problem: .variableUnset)) {
             try Self.run(env, dir: dir)
+        }
+    }
+
+    /// Config-first: a configured `gateway.auth.token` ref that fails is not masked by the environment.
+    @Test func localConfiguredRefThatFailsIsNotMaskedByTheEnvironment() {
+        let dir = ConfigTestDirectory()
+        let c = PrecedenceCase(name: "", config: #"{gateway:{auth:{token:{source:"exec",provider:"v",id:"x"}}}}"#,
+                               env: ["OPENCLAW_GATEWAY_TOKEN": "env-tok"], url: "", urlSource: "")
+        #expect(throws: ConfigError.secretUnavailable(key: "gateway.auth.token", path: dir.sub("state/openclaw.json"),
+                                                      ref: SecretRef(source: .exec, provider: "v", id: "x"),
+                                                      problem: .providerNotConfigured)) {
+            try Self.run(c, dir: dir)
+        }
+        // With auth.mode token, a plain password beside it does not save a failing token ref either.
+        let token = PrecedenceCase(name: "", config: #"{gateway:{auth:{mode:"token",token:"$GW_TOKEN_UNSET",password:"pw"}}}"#,
+                                   url: "", urlSource: "")
+        #expect(throws: ConfigError.secretUnavailable(key: "gateway.auth.token", path: dir.sub("state/openclaw.json"),
+                                                      ref: SecretRef(source: .env, provider: "default", id: "GW_TOKEN_UNSET"),
+                                                      problem: .variableUnset)) {
+            try Self.run(token, dir: dir)
         }
     }
 
     @Test func missingVariableInACredentialFailsAtOnce() {
         let dir = ConfigTestDirectory()
-        let c = PrecedenceCase(name: "", config: #"{gateway:{auth:{token:"${UNSET_TOKEN_VAR}"}}}"#,
+        let c = PrecedenceCase(name: "", config: #"{gateway:{auth:{token:"Bearer-${UNSET_TOKEN_VAR}"}}}"#,
                                env: ["OPENCLAW_GATEWAY_PASSWORD": "pw"], url: "", urlSource: "")
         #expect(throws: ConfigError.missingEnvironmentVariable(
             name: "UNSET_TOKEN_VAR", key: "gateway.auth.token", path: dir.sub("state/openclaw.json"))) {

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import ClawSystem
 @testable import ClawJSON
@@ -34,10 +35,13 @@ import Testing
             #"{gateway:{mode:"remote",remote:{token:"SEKRET-remote-4",url:"ws://gw.example.com/SEKRET-x"}}}"#,
             #"{gateway:{mode:"remote",remote:{password:"SEKRET-pass-2"}}}"#,
             #"{gateway:{auth:{token:"SEKRET-token-1-${MISSING_VAR}"}}}"#,
-            #"{gateway:{auth:{token:{source:"file",provider:"SEKRET-token-1",id:"x"}}}}"#,
+            // A secret file the provider refuses (group/other-readable): its path is named, never its contents.
+            #"{secrets:{providers:{files:{source:"file",path:"~/secrets.json"}}},gateway:{auth:{mode:"token",token:{source:"file",provider:"files",id:"/gateway/token"}}}}"#,
             #"{gateway:{remote:{tlsFingerprint:"SEKRET-token-1"},mode:"remote"},x:{url:"wss://a"}}"#,
             #"{gateway:{auth:{token:"SEKRET-token-1"},tls:{enabled:"SEKRET-pass-2"}}}"#,
         ]
+        dir.write("secrets.json", #"{"gateway":{"token":"SEKRET-token-1"}}"#)
+        chmod(dir.sub("secrets.json"), 0o644)
         var failures = 0
         for (index, config) in configs.enumerated() {
             dir.write(".openclaw/openclaw.json", config)
@@ -55,7 +59,7 @@ import Testing
             }
         }
         // Every case above must actually have failed, or the test proves nothing.
-        #expect(failures == configs.count * 2 - 1)
+        #expect(failures == configs.count * 2)
     }
 
     @Test func identityErrorsNeverContainKeyMaterial() throws {

@@ -65,10 +65,52 @@ import ClawSession
         #expect(insecure.message.contains("ssh -N -L 18789:127.0.0.1:18789 user@host"))
         #expect(insecure.message.contains("OPENCLAW_ALLOW_INSECURE_PRIVATE_WS=1"))
         #expect(FailureMessages.sentence(for: .conflictingOptions(.token, .tokenFile)) == "--token and --token-file cannot be used together")
-        #expect(FailureMessages.sentence(for: .unsupportedSecretRef(key: "k", source: "exec", path: "/p")).contains("pass --token or --token-file"))
+        #expect(FailureMessages.sentence(for: .unsupportedSecretRef(key: "k", source: "pass", path: "/p")).contains("pass --token or --token-file"))
         #expect(FailureMessages.sentence(for: .configSyntax(path: "/p", line: 3, column: 11, message: "x")) == "config file /p:3:11: x")
         #expect(FailureMessages.sentence(for: .invalidURL(url: "http://x", source: .localGateway(port: .configKey("gateway.port", path: "/c"))))
                 == "invalid gateway URL \"http://x\" from local gateway (port from gateway.port in /c): expected ws://host[:port][/path] or wss://…")
+    }
+
+    @Test func secretRefFailuresNameTheFileKeyAndProviderInOneLine() {
+        let ref = SecretRef(source: .exec, provider: "vault", id: "gateway/token")
+        let timedOut = FailureMessages.failure(for: ConfigError.secretUnavailable(
+            key: "gateway.auth.token", path: "/h/.openclaw/openclaw.json", ref: ref, problem: .timedOut(milliseconds: 300)))
+        #expect(timedOut.status == .usage)
+        #expect(timedOut.message == "config file /h/.openclaw/openclaw.json: gateway.auth.token: secret provider \"vault\" (exec):"
+                + " the command timed out after 300 ms (timeoutMs) and was stopped")
+        let file = SecretRef(source: .file, provider: "files", id: "/t")
+        #expect(FailureMessages.sentence(for: .secretUnavailable(
+            key: "gateway.remote.password", path: "/c", ref: file, problem: .fileInsecurePermissions(path: "/s.json", permissions: 0o644)))
+            == "config file /c: gateway.remote.password: secret provider \"files\" (file): refusing /s.json: mode 0644 lets group or others read or write it; chmod 600 it")
+        // Every problem is worded on one line.
+        let problems: [SecretProblem] = [
+            .invalidReference("x"), .providerNotConfigured, .providerSourceMismatch(configured: "env"), .providerInvalid("x"),
+            .pluginProviderUnsupported, .notAllowlisted, .variableUnset, .fileUnreadable(path: "/p", reason: "r"),
+            .fileIsSymbolicLink(path: "/p"), .fileNotRegular(path: "/p"), .fileNotOwned(path: "/p", owner: 1, user: 2),
+            .fileTooLarge(path: "/p", limit: 1), .fileNotJSONObject(path: "/p"), .singleValueIDRequired, .jsonPointerRequired,
+            .pointerNotFound, .commandNotAbsolute("c"), .commandUnusable(path: "/c", reason: "r"), .commandIsSymbolicLink(path: "/c"),
+            .commandNotRegular(path: "/c"), .commandNotOwned(path: "/c", owner: 1, user: 2),
+            .commandWritableByOthers(path: "/c", permissions: 0o777), .commandOutsideTrustedDirectories(path: "/c"),
+            .commandFailedToStart(path: "/c", reason: "r"), .noOutputTimedOut(milliseconds: 1), .outputTooLarge(limit: 1),
+            .exited(code: 1), .killedBySignal(9), .emptyOutput, .invalidResponse("x"), .providerError(code: nil),
+            .providerError(code: "NOT_FOUND"), .idMissingFromResponse, .commandIO("x"), .storedSecretNotFound,
+            .valueNotAString, .valueEmpty,
+        ]
+        for problem in problems {
+            let failure = FailureMessages.failure(for: ConfigError.secretUnavailable(key: "k", path: "/p", ref: ref, problem: problem))
+            #expect(failure.status == .usage && !failure.message.contains("\n") && failure.message.contains("secret provider \"vault\""),
+                    "\(problem)")
+        }
+        // A state database that cannot be read is the state database's trouble: status 4, as everywhere else.
+        let store = FailureMessages.failure(for: ConfigError.secretUnavailable(
+            key: "k", path: "/p", ref: SecretRef(source: .store, provider: "default", id: "T"),
+            problem: .storeUnavailable(StateDatabaseError(path: "/s.sqlite", problem: .corrupt))))
+        #expect(store.status == .authentication)
+        #expect(FailureMessages.failure(for: ConfigError.invalidProfile(name: "a/b", source: .option(.profile))).message
+                == "invalid profile \"a/b\" from --profile: use 1 to 64 letters, digits, _ or -, starting with a letter or digit")
+        let step = FailureMessages.failure(for: GatewayError.handshakeStepTimedOut(url: "ws://h:1", waitingFor: nil, limitMilliseconds: 300))
+        #expect(step.status == .timeout)
+        #expect(step.message == "timed out waiting for the WebSocket upgrade from ws://h:1 after 300 ms (OPENCLAW_HANDSHAKE_TIMEOUT_MS, default 15000)")
     }
 
     @Test func everyConnectionOptionIsSpelledAsAFlagOfTheTable() {

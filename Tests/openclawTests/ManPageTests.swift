@@ -42,11 +42,14 @@ struct ManPageTests {
         #expect(!text.contains("__man"))
         let flags = DocsTestSupport.globalFlags.union(DocsTestSupport.historyFlags).union(DocsTestSupport.sendFlags)
         for flag in flags { #expect(text.contains(flag), "flag \(flag)") }
-        for name in ["OPENCLAW_GATEWAY_URL", "CLAWDBOT_GATEWAY_TOKEN", "OPENCLAW_GATEWAY_PASSWORD", "OPENCLAW_STATE_DIR",
+        for name in ["OPENCLAW_GATEWAY_URL", "OPENCLAW_GATEWAY_TOKEN", "OPENCLAW_GATEWAY_PASSWORD", "OPENCLAW_STATE_DIR",
                      "OPENCLAW_CONFIG_PATH", "OPENCLAW_HOME", "OPENCLAW_ALLOW_INSECURE_PRIVATE_WS", "OPENCLAW_SHELL",
+                     "OPENCLAW_PROFILE", "OPENCLAW_HANDSHAKE_TIMEOUT_MS", "OPENCLAW_GATEWAY_PORT",
                      "~/.openclaw/openclaw.json", "identity/device.json", "identity/device-auth.json"] {
             #expect(text.contains(name), "\(name)")
         }
+        // The older CLAWDBOT_* names are not read, and the page only mentions them to say so.
+        #expect(!text.contains("CLAWDBOT_GATEWAY"))
         for status in ["0", "1", "2", "3", "4", "5", "6", "130", "143"] {
             #expect(text.range(of: "\n       \(status) ") != nil, "exit status \(status)")
         }

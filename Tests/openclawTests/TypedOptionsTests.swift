@@ -1,4 +1,5 @@
 import Testing
+import ClawSystem
 @testable import openclaw
 
 /// The parser fills one typed value per command from the table's key-path bindings.
@@ -7,7 +8,7 @@ import Testing
         let options = try ArgumentParser.parse([
             "-u", "ws://h:1", "--token-file", "-", "-s", "work", "--timeout", "2.5", "--connect-timeout", "3",
             "-o", "text", "--raw", "--trace", "-q", "--state-dir", "/s", "--config", "/c", "--no-device",
-            "--scope", "a", "--scope", "b", "--tls-fingerprint", "AB", "--cacert", "/ca", "history",
+            "--scope", "a", "--scope", "b", "--tls-fingerprint", "AB", "--cacert", "/ca", "--profile", "work", "--dev", "history",
         ]).options.global
         var expected = GlobalOptions()
         expected.url = "ws://h:1"
@@ -25,7 +26,32 @@ import Testing
         expected.scopes = ["a", "b"]
         expected.tlsFingerprint = "AB"
         expected.caBundle = "/ca"
+        expected.profile = "work"
+        expected.dev = true
         #expect(options == expected)
+    }
+
+    /// `--dev` is the profile `dev`; with another `--profile` it is a usage error, as in the official CLI.
+    @Test func devIsTheDevProfile() throws {
+        #expect(try ConnectionSetup.profile(ArgumentParser.parse(["history", "--dev"]).options.global) == "dev")
+        #expect(try ConnectionSetup.profile(ArgumentParser.parse(["history", "--profile", "dev", "--dev"]).options.global) == "dev")
+        #expect(try ConnectionSetup.profile(ArgumentParser.parse(["history", "--profile=work"]).options.global) == "work")
+        #expect(try ConnectionSetup.profile(ArgumentParser.parse(["history"]).options.global) == nil)
+        #expect(throws: UsageError.self) {
+            try ConnectionSetup.profile(ArgumentParser.parse(["--dev", "history", "--profile", "work"]).options.global)
+        }
+    }
+
+    /// OPENCLAW_HANDSHAKE_TIMEOUT_MS: digits only and positive, or ignored.
+    @Test func handshakeTimeoutVariable() {
+        func parse(_ text: String?) -> Int? {
+            ConnectionSetup.handshakeTimeoutMilliseconds(Environment(text.map { ["OPENCLAW_HANDSHAKE_TIMEOUT_MS": $0] } ?? [:]))
+        }
+        #expect(parse("2500") == 2500)
+        #expect(parse("000100") == 100)
+        for ignored in [nil, "", "0", "-5", "1.5", "3e3", " 100", "100ms", "0x10", "99999999999999999999"] {
+            #expect(parse(ignored) == nil, "\(ignored ?? "unset")")
+        }
     }
 
     @Test func eachCommandGetsItsOwnValue() throws {

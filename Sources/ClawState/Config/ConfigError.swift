@@ -8,14 +8,14 @@ public enum ConfigError: Error, Sendable, Equatable {
     case configInvalid(path: String, key: String, expected: String)
     /// `${NAME}` in `key` names an environment variable that is unset or empty.
     case missingEnvironmentVariable(name: String, key: String, path: String)
-    /// An `{source:"env"}` secret ref names an unset variable (or one its provider does not allow).
-    case secretRefUnresolved(key: String, variable: String, path: String)
-    /// A secret ref whose source this client cannot resolve (`file`, `exec`, `${pass:…}`, plugins).
+    /// A `${pass:…}` / `${gopass:…}` lookup in `key`, which this client does not run.
     case unsupportedSecretRef(key: String, source: String, path: String)
-    /// A `store` secret ref names a secret the state database does not hold (or an invalid name).
-    case storedSecretMissing(key: String, name: String, path: String)
-    /// A `store` secret ref could not be read: the state database is damaged, locked or unreadable.
-    case secretStoreUnavailable(key: String, path: String, StateDatabaseError)
+    /// The secret ref at `key` (the credential that wins) could not be resolved through its provider.
+    case secretUnavailable(key: String, path: String, ref: SecretRef, problem: SecretProblem)
+    /// A signal arrived while a secret provider command ran; the command was stopped.
+    case secretResolutionInterrupted(key: String, path: String, ref: SecretRef)
+    /// `--profile`, `OPENCLAW_PROFILE`: not 1 to 64 letters, digits, `_` or `-` starting with a letter or digit.
+    case invalidProfile(name: String, source: SettingSource)
     case invalidURL(url: String, source: SettingSource)
     /// `ws://` to a host that is not loopback.
     case insecureWebSocket(url: String, source: SettingSource)

@@ -18,12 +18,15 @@ public struct ConnectionOptions: Sendable, Equatable {
     public var tlsFingerprint: String?
     /// `--cacert`.
     public var caBundlePath: String?
+    /// `--profile NAME` (`--dev` is the profile `dev`); nil reads `OPENCLAW_PROFILE`.
+    public var profile: String?
 
     public init(
         url: String? = nil, token: Secret? = nil, tokenFile: String? = nil, password: Secret? = nil,
         stateDirectory: String? = nil, configPath: String? = nil, tlsFingerprint: String? = nil,
-        caBundlePath: String? = nil
+        caBundlePath: String? = nil, profile: String? = nil
     ) {
+        self.profile = profile
         self.url = url
         self.token = token
         self.tokenFile = tokenFile
@@ -58,6 +61,8 @@ public struct ResolvedConnection: Sendable, Equatable {
     public var authMode: String?
     public var stateDirectory: String
     public var configPath: String
+    /// The profile in use (`--profile`, `--dev`, `OPENCLAW_PROFILE`), if any.
+    public var profile: String? = nil
     /// `gateway.bind` from the config, if set (how the local gateway listens; shown in messages).
     public var bindMode: String? = nil
 }

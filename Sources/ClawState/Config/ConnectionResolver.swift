@@ -1,24 +1,20 @@
 import ClawSystem
 import ClawCrypto
 import ClawTransport
-// How the official OpenClaw CLI picks the gateway URL and credentials (openclaw/openclaw, read 2026):
+// How the official OpenClaw CLI (September 2026) picks the gateway URL and credentials (openclaw/openclaw):
 // - src/gateway/call.ts `resolveGatewayCallContext` / `buildGatewayConnectionDetails`: URL = `--url`, else
-//   `OPENCLAW_GATEWAY_URL` / `CLAWDBOT_GATEWAY_URL`, else (gateway.mode "remote") `gateway.remote.url`
-//   (missing → "remote mode misconfigured" error), else `ws://127.0.0.1:<port>` (`wss` when
-//   gateway.tls.enabled). The final URL must pass `isSecureWebSocketUrl` (src/gateway/net.ts): ws:// only to
-//   loopback, private hosts only with OPENCLAW_ALLOW_INSECURE_PRIVATE_WS=1; the error suggests wss:// or
-//   `ssh -N -L 18789:127.0.0.1:18789 user@gateway-host`.
-// - src/config/paths.ts `resolveGatewayPort`: OPENCLAW_GATEWAY_PORT / CLAWDBOT_GATEWAY_PORT (parseInt > 0),
-//   then gateway.port, then 18789.
-// - src/gateway/call.ts `resolveGatewayCredentialsWithEnv` + src/gateway/credentials.ts
-//   `resolveGatewayCredentialsFromConfig`: an explicit --token/--password wins alone (the other credential is
-//   not borrowed); a `--url` override gets no implicit credentials at all; an env URL override gets only
-//   OPENCLAW_GATEWAY_TOKEN / OPENCLAW_GATEWAY_PASSWORD; local mode: token = env token, else gateway.auth.token
-//   (or gateway.remote.token when auth.token is not configured), password likewise (env first);
-//   remote mode: token = gateway.remote.token, env token, gateway.auth.token ("remote-first"),
-//   password = env password, gateway.remote.password, gateway.auth.password ("env-first").
-//   The placeholder token "change-me-to-a-long-random-token" counts as unset. Secret refs that cannot be
-//   resolved only fail when no other credential is found (`GatewaySecretRefUnavailableError`).
+//   `OPENCLAW_GATEWAY_URL`, else (gateway.mode "remote") `gateway.remote.url` (missing → "remote mode
+//   misconfigured" error), else `ws://127.0.0.1:<port>` (`wss` when gateway.tls.enabled). The final URL must
+//   pass `isSecureWebSocketUrl` (src/gateway/net.ts): ws:// only to loopback, private hosts only with
+//   OPENCLAW_ALLOW_INSECURE_PRIVATE_WS=1; the error suggests wss:// or `ssh -N -L 18789:127.0.0.1:18789 user@gateway-host`.
+// - src/config/paths.ts `resolveGatewayPort`: OPENCLAW_GATEWAY_PORT (parseInt > 0), then gateway.port, then 18789;
+//   src/cli/profile.ts sets OPENCLAW_GATEWAY_PORT=19001 for the dev profile when it is unset.
+// - src/gateway/credentials.ts + credentials-secret-inputs.ts: an explicit --token/--password wins alone (the
+//   other credential is not borrowed); a `--url` override gets no implicit credentials at all; an env URL
+//   override gets only OPENCLAW_GATEWAY_TOKEN / OPENCLAW_GATEWAY_PASSWORD; otherwise `CredentialSelection`
+//   (config-first in local mode, remote-first in remote mode, refs resolved only when they can win).
+//   The placeholder token "change-me-to-a-long-random-token" counts as unset in local mode.
+//   Legacy `CLAWDBOT_*` / `MOLTBOT_*` variables are ignored.
 // - TLS pin (`resolveGatewayTlsFingerprint`): --tls-fingerprint, else gateway.remote.tlsFingerprint in remote
 //   mode unless the URL came from --url.
 // Differences: the official CLI refuses a URL override without explicit credentials; this resolver returns
@@ -30,18 +26,21 @@ public enum ConnectionResolver {
     static let placeholderToken = "change-me-to-a-long-random-token"
     public static let defaultPort = 18789
 
+    /// `interruptDescriptor` (a signal's self-pipe) stops an `exec` secret provider's command early.
     public static func resolve(
-        options: ConnectionOptions, environment: Environment
+        options: ConnectionOptions, environment: Environment, interruptDescriptor: Int32? = nil
     ) throws(ConfigError) -> ResolvedConnection {
         if options.token != nil && TextTrim.nonEmpty(options.tokenFile) != nil {
             throw .conflictingOptions(.token, .tokenFile)
         }
-        let stateDirectory = StatePaths.stateDirectory(flag: options.stateDirectory, environment: environment).path
+        let profile = try StatePaths.profile(flag: options.profile, environment: environment)
+        let stateDirectory = StatePaths.stateDirectory(
+            flag: options.stateDirectory, environment: environment, profile: profile).path
         let configPath = StatePaths.configPath(
-            flag: options.configPath, stateDirectory: stateDirectory, environment: environment
+            flag: options.configPath, stateDirectory: stateDirectory, environment: environment, profile: profile
         ).path
         let config = try GatewayConfigFile.load(path: configPath)
-        let choice = try chooseURL(options: options, config: config, environment: environment)
+        let choice = try chooseURL(options: options, config: config, environment: environment, profile: profile)
         let (urlText, urlSource, isRemote) = (choice.text, choice.source, config.isRemoteMode)
         let cliURL: String? = choice.override == .cli ? choice.text : nil
         guard let url = WebSocketURL(urlText) else {
@@ -54,7 +53,8 @@ public enum ConnectionResolver {
         // Credentials.
         let credentials = try resolveCredentials(
             options: options, config: config, environment: environment,
-            urlOverride: choice.override, isRemote: isRemote, stateDirectory: stateDirectory)
+            urlOverride: choice.override, isRemote: isRemote, stateDirectory: stateDirectory,
+            interruptDescriptor: interruptDescriptor)
 
         // TLS pin.
         var fingerprint: [UInt8]? = nil
@@ -78,6 +78,7 @@ public enum ConnectionResolver {
             caBundlePath: TextTrim.nonEmpty(options.caBundlePath).map { StatePaths.expandUser($0, environment: environment) },
             authMode: try config.string("gateway", "auth", "mode", environment: environment),
             stateDirectory: stateDirectory, configPath: configPath,
+            profile: profile,
             bindMode: try config.string("gateway", "bind", environment: environment))
     }
 
@@ -91,12 +92,12 @@ public enum ConnectionResolver {
 
     /// The URL text and its source, before parsing and the plaintext check.
     static func chooseURL(
-        options: ConnectionOptions, config: GatewayConfigFile, environment: Environment
+        options: ConnectionOptions, config: GatewayConfigFile, environment: Environment, profile: String? = nil
     ) throws(ConfigError) -> URLChoice {
         if let cliURL = TextTrim.nonEmpty(options.url) {
             return URLChoice(text: cliURL, source: .option(.url), override: .cli)
         }
-        if let (name, value) = environment.firstTrimmed("OPENCLAW_GATEWAY_URL", "CLAWDBOT_GATEWAY_URL") {
+        if let (name, value) = environment.firstTrimmed("OPENCLAW_GATEWAY_URL") {
             return URLChoice(text: value, source: .environment(name), override: .environment)
         }
         if config.isRemoteMode {
@@ -105,7 +106,7 @@ public enum ConnectionResolver {
             }
             return URLChoice(text: remoteURL, source: .configKey("gateway.remote.url", path: config.path), override: nil)
         }
-        let (port, portSource) = try localPort(config: config, environment: environment)
+        let (port, portSource) = try localPort(config: config, environment: environment, profile: profile)
         let tls = try config.bool("gateway", "tls", "enabled") ?? false
         return URLChoice(
             text: "\(tls ? "wss" : "ws")://127.0.0.1:\(port)", source: .localGateway(port: portSource),
@@ -114,15 +115,9 @@ public enum ConnectionResolver {
 
     struct Found { let value: String; let source: SettingSource }
 
-    /// One place a credential may come from; `read` runs only if every earlier place was empty.
-    struct Candidate {
-        let source: SettingSource
-        let read: () throws(ConfigError) -> String?
-    }
-
     static func resolveCredentials(
         options: ConnectionOptions, config: GatewayConfigFile, environment: Environment,
-        urlOverride: URLOverride?, isRemote: Bool, stateDirectory: String
+        urlOverride: URLOverride?, isRemote: Bool, stateDirectory: String, interruptDescriptor: Int32? = nil
     ) throws(ConfigError) -> (token: Found?, password: Found?) {
         // Explicit flags win alone.
         var explicitToken: Found? = nil
@@ -135,97 +130,62 @@ public enum ConnectionResolver {
             .map { Found(value: $0, source: .option(.password)) }
         if explicitToken != nil || explicitPassword != nil { return (explicitToken, explicitPassword) }
 
-        let envToken = environment.firstTrimmed("OPENCLAW_GATEWAY_TOKEN", "CLAWDBOT_GATEWAY_TOKEN")
-        let envPassword = environment.firstTrimmed("OPENCLAW_GATEWAY_PASSWORD", "CLAWDBOT_GATEWAY_PASSWORD")
-        let envTokenCandidate = Candidate(source: .environment(envToken?.name ?? "")) { () throws(ConfigError) -> String? in
-            envToken?.value
-        }
-        let envPasswordCandidate = Candidate(source: .environment(envPassword?.name ?? "")) { () throws(ConfigError) -> String? in
-            envPassword?.value
-        }
-
+        let tokenVariable = "OPENCLAW_GATEWAY_TOKEN"
+        let passwordVariable = "OPENCLAW_GATEWAY_PASSWORD"
+        let envToken = environment.trimmed(tokenVariable)
+        let envPassword = environment.trimmed(passwordVariable)
         switch urlOverride {
         case .cli:
             return (nil, nil)
         case .environment:
-            return (try first([envTokenCandidate], deferred: nil), try first([envPasswordCandidate], deferred: nil))
+            return (envToken.map { Found(value: $0, source: .environment(tokenVariable)) },
+                    envPassword.map { Found(value: $0, source: .environment(passwordVariable)) })
         case nil:
             break
         }
 
-        let authToken = try config.secretInput("gateway", "auth", "token")
-        let authPassword = try config.secretInput("gateway", "auth", "password")
-        let remoteToken = try config.secretInput("gateway", "remote", "token")
-        let remotePassword = try config.secretInput("gateway", "remote", "password")
-        func fromConfig(_ input: SecretInput, _ key: String, placeholderIsUnset: Bool = false) -> Candidate {
-            Candidate(source: .configKey(key, path: config.path)) { () throws(ConfigError) -> String? in
-                let value = try config.resolve(input, key: key, environment: environment, stateDirectory: stateDirectory)
-                return placeholderIsUnset && value == placeholderToken ? nil : value
+        var slots: [CredentialPath: CredentialSelection.Slot] = [:]
+        for path in CredentialPath.allCases {
+            switch try config.secretInput(path.rawValue.split(separator: ".").map(String.init) as [String]) {
+            case .absent: slots[path] = .absent
+            case .text(let raw): slots[path] = .text(raw)
+            case .ref(let ref): slots[path] = .ref(ref)
             }
         }
-
-        let tokenChain: [Candidate]
-        let passwordChain: [Candidate]
-        if isRemote {
-            tokenChain = [
-                fromConfig(remoteToken, "gateway.remote.token"), envTokenCandidate,
-                fromConfig(authToken, "gateway.auth.token"),
-            ]
-            passwordChain = [
-                envPasswordCandidate, fromConfig(remotePassword, "gateway.remote.password"),
-                fromConfig(authPassword, "gateway.auth.password"),
-            ]
-        } else {
-            tokenChain = [
-                Candidate(source: .environment(envToken?.name ?? "")) { () throws(ConfigError) -> String? in
-                    envToken?.value == placeholderToken ? nil : envToken?.value
-                },
-                authToken != .absent
-                    ? fromConfig(authToken, "gateway.auth.token", placeholderIsUnset: true)
-                    : fromConfig(remoteToken, "gateway.remote.token", placeholderIsUnset: true),
-            ]
-            passwordChain = [
-                envPasswordCandidate,
-                authPassword != .absent
-                    ? fromConfig(authPassword, "gateway.auth.password")
-                    : fromConfig(remotePassword, "gateway.remote.password"),
-            ]
-        }
-        var deferred: ConfigError? = nil
-        let token = try first(tokenChain, deferred: &deferred)
-        let password = try first(passwordChain, deferred: &deferred)
-        if token == nil && password == nil, let deferred { throw deferred }
-        return (token, password)
-    }
-
-    /// The first candidate with a value. A secret ref that cannot be resolved is remembered in `deferred`
-    /// and skipped, so it only fails the command when no credential is found at all (as in the official CLI);
-    /// a missing `${VAR}` fails at once.
-    static func first(_ chain: [Candidate], deferred: inout ConfigError?) throws(ConfigError) -> Found? {
-        for candidate in chain {
-            do {
-                if let value = try candidate.read() { return Found(value: value, source: candidate.source) }
-            } catch {
-                switch error {
-                case .secretRefUnresolved, .unsupportedSecretRef, .storedSecretMissing:
-                    if deferred == nil { deferred = error }
-                default:
-                    throw error
-                }
+        let resolver = SecretResolver(config: config, environment: environment, stateDirectory: stateDirectory,
+                                      interruptDescriptor: interruptDescriptor)
+        var selection = CredentialSelection(
+            slots: slots, environmentToken: envToken, environmentPassword: envPassword, isRemote: isRemote,
+            authMode: try config.string("gateway", "auth", "mode", environment: environment),
+            substitute: { (raw: String, path: CredentialPath) throws(ConfigError) -> String? in
+                TextTrim.nonEmpty(try ConfigText.substitute(raw, key: path.rawValue, path: config.path, environment: environment))
+            },
+            resolveRef: { (ref: SecretRef, path: CredentialPath) throws(ConfigError) -> String in
+                try resolver.resolve(ref, key: path.rawValue)
+            })
+        let selected = try selection.run()
+        func found(_ pick: (value: String, choice: CredentialSelection.Choice)?, variable: String) -> Found? {
+            guard let pick else { return nil }
+            switch pick.choice {
+            case .environment: return Found(value: pick.value, source: .environment(variable))
+            case .path(let path): return Found(value: pick.value, source: .configKey(path.rawValue, path: config.path))
             }
         }
-        return nil
+        return (found(selected.token, variable: tokenVariable), found(selected.password, variable: passwordVariable))
     }
 
-    static func first(_ chain: [Candidate], deferred: ConfigError?) throws(ConfigError) -> Found? {
-        var unused = deferred
-        return try first(chain, deferred: &unused)
-    }
+    /// The `dev` profile's gateway port when `OPENCLAW_GATEWAY_PORT` does not set one.
+    public static let devProfilePort = 19001
 
-    static func localPort(config: GatewayConfigFile, environment: Environment) throws(ConfigError) -> (Int, SettingSource) {
-        if let (name, raw) = environment.firstTrimmed("OPENCLAW_GATEWAY_PORT", "CLAWDBOT_GATEWAY_PORT"),
-           let port = leadingInteger(raw), port > 0, port <= 65535 {
-            return (port, .environment(name))
+    static func localPort(
+        config: GatewayConfigFile, environment: Environment, profile: String? = nil
+    ) throws(ConfigError) -> (Int, SettingSource) {
+        let variable = "OPENCLAW_GATEWAY_PORT"
+        if let raw = environment.trimmed(variable) {
+            if let port = leadingInteger(raw), port > 0, port <= 65535 { return (port, .environment(variable)) }
+        } else if profile == "dev" {
+            // The official CLI exports OPENCLAW_GATEWAY_PORT=19001 for the dev profile, ahead of gateway.port.
+            return (devProfilePort, .profile("dev"))
         }
         if let port = try config.port("gateway", "port") { return (port, .configKey("gateway.port", path: config.path)) }
         return (defaultPort, .builtInDefault)

@@ -88,46 +88,37 @@ public struct GatewayConfigFile: Sendable {
         return flag
     }
 
-    func secretInput(_ keys: String...) throws(ConfigError) -> SecretInput {
-        try SecretInput.parse(valueAt(keys), key: keys.joined(separator: "."), path: path)
+    func secretInput(_ keys: String...) throws(ConfigError) -> SecretInput { try secretInput(keys) }
+
+    func secretInput(_ keys: [String]) throws(ConfigError) -> SecretInput {
+        try SecretInput.parse(valueAt(keys), key: keys.joined(separator: "."), path: path, defaults: secretDefaults)
     }
 
-    /// Turns a secret input into its value: `${VAR}` substituted, env refs read, other sources refused.
-    /// Returns nil for an absent or blank credential.
-    /// `store` refs read the state database of `stateDirectory`.
-    func resolve(_ input: SecretInput, key: String, environment: Environment,
-                 stateDirectory: String) throws(ConfigError) -> String? {
+    /// `secrets.defaults.<source>`: the provider alias of refs that name none.
+    var secretDefaults: SecretDefaults {
+        var defaults = SecretDefaults()
+        for source in SecretRef.Source.allCases {
+            if let alias = value("secrets", "defaults", source.rawValue)?.stringValue.flatMap(TextTrim.nonEmpty) {
+                defaults.aliases[source] = alias
+            }
+        }
+        return defaults
+    }
+
+    /// Turns a secret input into its value: `${VAR}` substituted in text, a ref resolved through its
+    /// provider (`SecretResolver`). Nil for an absent or blank credential. `store` refs read the state
+    /// database of `stateDirectory`; `interruptDescriptor` stops an `exec` provider's command early.
+    func resolve(_ input: SecretInput, key: String, environment: Environment, stateDirectory: String,
+                 interruptDescriptor: Int32? = nil) throws(ConfigError) -> String? {
         switch input {
         case .absent:
             return nil
         case .text(let raw):
             return TextTrim.nonEmpty(try ConfigText.substitute(raw, key: key, path: path, environment: environment))
-        case .ref("store", _, let id):
-            do {
-                return try StoredSecrets.value(named: id, in: StateDatabase(path: StateDatabase.path(stateDirectory: stateDirectory)))
-            } catch {
-                switch error {
-                case .invalidName, .notFound: throw .storedSecretMissing(key: key, name: id, path: path)
-                case .unavailable(let problem): throw .secretStoreUnavailable(key: key, path: path, problem)
-                }
-            }
-        case .ref(let source, let provider, let id):
-            guard source == "env" else { throw .unsupportedSecretRef(key: key, source: source, path: path) }
-            let providerName = provider == "default"
-                ? (value("secrets", "defaults", "env")?.stringValue.flatMap(TextTrim.nonEmpty) ?? provider)
-                : provider
-            if let configured = value("secrets", "providers", providerName)?.objectValue {
-                let kind = configured["source"]?.stringValue ?? "env"
-                guard kind == "env" else { throw .unsupportedSecretRef(key: key, source: kind, path: path) }
-                if let allowlist = configured["allowlist"]?.arrayValue,
-                   !allowlist.contains(where: { $0.stringValue == id }) {
-                    throw .secretRefUnresolved(key: key, variable: id, path: path)
-                }
-            }
-            guard let resolved = environment.trimmed(id) else {
-                throw .secretRefUnresolved(key: key, variable: id, path: path)
-            }
-            return resolved
+        case .ref(let ref):
+            let resolver = SecretResolver(config: self, environment: environment, stateDirectory: stateDirectory,
+                                          interruptDescriptor: interruptDescriptor)
+            return try resolver.resolve(ref, key: key)
         }
     }
 

@@ -1,60 +1,75 @@
 import ClawSystem
 import ClawJSON
-/// A credential as written in `openclaw.json`: plain text (possibly with `${VAR}`), or a secret ref.
-/// Shapes follow openclaw/openclaw `src/config/types.secrets.ts` (`coerceSecretRef`):
-/// `{source, provider, id}` (exactly these keys), legacy `{source, id}`, the string shorthands
-/// `"$VAR"` / `"${VAR}"`, and the legacy markers `"secretref-env:VAR"` / `"__env__:VAR"`.
+/// A credential as written in `openclaw.json`: plain text (possibly with `${VAR}` inside), or a secret
+/// ref. Shapes as openclaw/openclaw `src/config/types.secrets.ts` (`coerceSecretRef`) reads them:
+/// `{source, provider, id}` with exactly these keys; the older `{source, id}`, whose provider is
+/// `secrets.defaults.<source>` or `default`; and a whole string `"${NAME}"` or `"$NAME"` (NAME upper
+/// case), an env ref through the default env provider. The retired markers `secretref-env:NAME` and
+/// `__env__:NAME` are plain text now. Text is trimmed; blank means unset.
 enum SecretInput: Sendable, Equatable {
     case absent
     /// Raw text, before `${VAR}` substitution.
     case text(String)
-    case ref(source: String, provider: String, id: String)
+    case ref(SecretRef)
 
-    static func parse(_ value: JSONValue?, key: String, path: String) throws(ConfigError) -> SecretInput {
+    var ref: SecretRef? { if case .ref(let ref) = self { return ref }; return nil }
+
+    static func parse(_ value: JSONValue?, key: String, path: String,
+                      defaults: SecretDefaults = SecretDefaults()) throws(ConfigError) -> SecretInput {
         guard let value, !value.isNull else { return .absent }
         if let text = value.stringValue {
             let trimmed = TextTrim.trimmed(text)
             if trimmed.isEmpty { return .absent }
-            if let name = envShorthand(trimmed) { return .ref(source: "env", provider: "default", id: name) }
-            for marker in ["secretref-env:", "__env__:"] where trimmed.hasPrefix(marker) {
-                let name = String(trimmed.dropFirst(marker.count))
-                if ConfigText.isEnvironmentName(name, strict: true) {
-                    return .ref(source: "env", provider: "default", id: name)
-                }
+            if let name = envShorthand(trimmed) {
+                return .ref(SecretRef(source: .env, provider: defaults.alias(for: .env), id: name))
             }
             return .text(text)
         }
-        if let object = value.objectValue {
-            let source = object["source"]?.stringValue.flatMap(TextTrim.nonEmpty)
-            let id = object["id"]?.stringValue.flatMap(TextTrim.nonEmpty)
+        if let object = value.objectValue,
+           let sourceText = object["source"]?.stringValue.flatMap(TextTrim.nonEmpty),
+           let id = object["id"]?.stringValue.flatMap(TextTrim.nonEmpty) {
+            guard let source = SecretRef.Source(rawValue: sourceText) else {
+                throw .configInvalid(path: path, key: key + ".source", expected: "\"env\", \"file\", \"exec\" or \"store\"")
+            }
             let providerValue = object["provider"]
-            if let source, let id {
-                if object.count == 3, let provider = providerValue?.stringValue.flatMap(TextTrim.nonEmpty) {
-                    return .ref(source: source, provider: provider, id: id)
+            var ref: SecretRef? = nil
+            if object.count == 3, let provider = providerValue?.stringValue.flatMap(TextTrim.nonEmpty) {
+                ref = SecretRef(source: source, provider: provider, id: id)
+            } else if providerValue == nil {
+                ref = SecretRef(source: source, provider: defaults.alias(for: source), id: id)
+            }
+            if let ref {
+                if let problem = ref.grammarProblem {
+                    throw .secretUnavailable(key: key, path: path, ref: ref, problem: .invalidReference(problem))
                 }
-                if providerValue == nil {
-                    return .ref(source: source, provider: "default", id: id)
-                }
+                return .ref(ref)
             }
         }
         throw .configInvalid(path: path, key: key, expected: "a string or a secret ref {source, provider, id}")
     }
 
-    /// `$VAR` standing alone, with an upper-case name (`ENV_SECRET_SHORTHAND_RE`). The `${VAR}` form is
-    /// left to substitution, which reports a missing variable together with the key that used it.
+    /// `$NAME` or `${NAME}` standing alone, NAME `[A-Z][A-Z0-9_]{0,127}` (`ENV_SECRET_SHORTHAND_RE`).
     private static func envShorthand(_ text: String) -> String? {
         guard text.hasPrefix("$") else { return nil }
-        let candidate = String(text.dropFirst())
-        return ConfigText.isEnvironmentName(candidate, strict: true) && candidate.utf8.count <= 128 ? candidate : nil
+        var candidate = Substring(text.dropFirst())
+        if candidate.hasPrefix("{") {
+            guard candidate.hasSuffix("}") else { return nil }
+            candidate = candidate.dropFirst().dropLast()
+        }
+        let name = String(candidate)
+        return SecretRef.isVariableName(name) ? name : nil
     }
 }
 
 /// `${VAR}` substitution in config strings, as openclaw/openclaw `src/config/env-substitution.ts` does it.
 enum ConfigText {
-    /// `[A-Z_][A-Z0-9_]*`; `strict` (secret-ref ids) also requires a leading letter.
-    static func isEnvironmentName(_ name: String, strict: Bool = false) -> Bool {
+    /// `[A-Z_][A-Z0-9_]*`; `strict` (secret-ref ids) also requires a leading letter; `anyCase` also
+    /// allows lower-case letters (`passEnv` names).
+    static func isEnvironmentName(_ name: String, strict: Bool = false, anyCase: Bool = false) -> Bool {
         guard let first = name.utf8.first else { return false }
-        let isUpper = { (c: UInt8) in c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z") }
+        let isUpper = { (c: UInt8) in
+            (c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z")) || (anyCase && c >= UInt8(ascii: "a") && c <= UInt8(ascii: "z"))
+        }
         let isDigit = { (c: UInt8) in c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9") }
         guard isUpper(first) || (!strict && first == UInt8(ascii: "_")) else { return false }
         return name.utf8.allSatisfy { isUpper($0) || isDigit($0) || $0 == UInt8(ascii: "_") }

@@ -15,13 +15,15 @@ public indirect enum SettingSource: Sendable, Equatable {
     case legacyDefault
     /// A file inside the state directory.
     case stateDirectory
+    /// The profile of that name (`~/.openclaw-NAME`, the `dev` profile's port 19001).
+    case profile(String)
     /// Nothing supplied it.
     case none
 }
 
 /// The fields of `ConnectionOptions`, for `SettingSource.option`.
 public enum ConnectionOption: Sendable, Equatable, CaseIterable {
-    case url, token, tokenFile, password, stateDirectory, configPath, tlsFingerprint, caBundle
+    case url, token, tokenFile, password, stateDirectory, configPath, tlsFingerprint, caBundle, profile
 }
 
 extension SettingSource {
@@ -37,6 +39,7 @@ extension SettingSource {
         case .builtInDefault: return "default"
         case .legacyDefault: return "legacy default"
         case .stateDirectory: return "state dir"
+        case .profile(let name): return "profile \(name)"
         case .none: return "none"
         }
     }

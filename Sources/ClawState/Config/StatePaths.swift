@@ -1,12 +1,16 @@
 import ClawSystem
 /// Where an OpenClaw install keeps its state and config, resolved exactly as the official CLI does
-/// (openclaw/openclaw `src/config/paths.ts`, `src/infra/home-dir.ts`):
+/// (openclaw/openclaw `src/config/paths.ts`, `src/infra/home-dir.ts`, `src/cli/profile.ts`):
 /// - home: `OPENCLAW_HOME` (a leading `~` means `$HOME`), else `$HOME`, else the password database, else the cwd;
 ///   `~` in every other path means this home, so `OPENCLAW_HOME` moves `~/.openclaw` too;
-/// - state dir: `--state-dir`, `OPENCLAW_STATE_DIR`, `CLAWDBOT_STATE_DIR`, then `<home>/.openclaw` if it exists,
-///   else the first existing legacy dir (`.clawdbot`, `.moldbot`, `.moltbot`), else `<home>/.openclaw`;
-/// - config: `--config`, `OPENCLAW_CONFIG_PATH`, `CLAWDBOT_CONFIG_PATH`, then the first existing of
-///   `openclaw.json`, `clawdbot.json`, `moldbot.json`, `moltbot.json` in the state dir, else `openclaw.json`.
+/// - profile: `--profile NAME` (`--dev` is `dev`), else `OPENCLAW_PROFILE`; `default` is no suffix;
+/// - state dir: `--state-dir`, `OPENCLAW_STATE_DIR`, then with a profile `<home>/.openclaw-NAME`;
+///   without one `<home>/.openclaw` if it exists, else the first existing legacy dir (`.clawdbot`,
+///   `.moldbot`, `.moltbot`), else `<home>/.openclaw`;
+/// - config: `--config`, `OPENCLAW_CONFIG_PATH`, then with a profile `<state>/openclaw.json`; without one
+///   the first existing of `openclaw.json`, `clawdbot.json`, `moldbot.json`, `moltbot.json` in the state
+///   dir, else `openclaw.json`.
+/// The older `CLAWDBOT_*` variables are not read (the official CLI ignores them since summer 2026).
 public enum StatePaths {
     static let stateDirectoryName = ".openclaw"
     static let legacyStateDirectoryNames = [".clawdbot", ".moldbot", ".moltbot"]
@@ -41,13 +45,49 @@ public enum StatePaths {
         return Paths.resolve(trimmed, currentDirectory: cwd)
     }
 
+    /// `^[a-z0-9][a-z0-9_-]{0,63}$`, any case (the official `isValidProfileName`).
+    public static func isValidProfileName(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        let isAlphanumeric = { (c: UInt8) in
+            (c >= UInt8(ascii: "a") && c <= UInt8(ascii: "z")) || (c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z"))
+                || (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9"))
+        }
+        guard let first = bytes.first, isAlphanumeric(first), bytes.count <= 64 else { return false }
+        return bytes.allSatisfy { isAlphanumeric($0) || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") }
+    }
+
+    /// The profile in use: the flag (`--profile`, `--dev` as `dev`), else `OPENCLAW_PROFILE`; nil for none.
+    public static func profile(flag: String?, environment: Environment) throws(ConfigError) -> String? {
+        let (name, source): (String, SettingSource)
+        if let flag = TextTrim.nonEmpty(flag) {
+            (name, source) = (flag, .option(.profile))
+        } else if let value = environment.trimmed("OPENCLAW_PROFILE") {
+            (name, source) = (value, .environment("OPENCLAW_PROFILE"))
+        } else {
+            return nil
+        }
+        guard isValidProfileName(name) else { throw .invalidProfile(name: name, source: source) }
+        return name
+    }
+
+    /// `<home>/.openclaw-NAME`; the profile `default` (any case) is `<home>/.openclaw`.
+    public static func profileStateDirectory(_ profile: String, environment: Environment) -> String {
+        let suffix = profile.lowercased() == "default" ? "" : "-" + profile
+        return Paths.join(homeDirectory(environment: environment), stateDirectoryName + suffix)
+    }
+
     /// The state directory and a label saying where it came from.
-    public static func stateDirectory(flag: String?, environment: Environment) -> (path: String, source: SettingSource) {
+    public static func stateDirectory(
+        flag: String?, environment: Environment, profile: String? = nil
+    ) -> (path: String, source: SettingSource) {
         if let flag = TextTrim.nonEmpty(flag) {
             return (expandUser(flag, environment: environment), .option(.stateDirectory))
         }
-        if let (name, value) = environment.firstTrimmed("OPENCLAW_STATE_DIR", "CLAWDBOT_STATE_DIR") {
-            return (expandUser(value, environment: environment), .environment(name))
+        if let value = environment.trimmed("OPENCLAW_STATE_DIR") {
+            return (expandUser(value, environment: environment), .environment("OPENCLAW_STATE_DIR"))
+        }
+        if let profile {
+            return (profileStateDirectory(profile, environment: environment), .profile(profile))
         }
         let home = homeDirectory(environment: environment)
         let current = Paths.join(home, stateDirectoryName)
@@ -61,13 +101,17 @@ public enum StatePaths {
 
     /// The config file path and a label saying where it came from.
     public static func configPath(
-        flag: String?, stateDirectory: String, environment: Environment
+        flag: String?, stateDirectory: String, environment: Environment, profile: String? = nil
     ) -> (path: String, source: SettingSource) {
         if let flag = TextTrim.nonEmpty(flag) {
             return (expandUser(flag, environment: environment), .option(.configPath))
         }
-        if let (name, value) = environment.firstTrimmed("OPENCLAW_CONFIG_PATH", "CLAWDBOT_CONFIG_PATH") {
-            return (expandUser(value, environment: environment), .environment(name))
+        if let value = environment.trimmed("OPENCLAW_CONFIG_PATH") {
+            return (expandUser(value, environment: environment), .environment("OPENCLAW_CONFIG_PATH"))
+        }
+        if let profile {
+            // The official CLI sets OPENCLAW_CONFIG_PATH to this for a profile: no legacy names.
+            return (Paths.join(stateDirectory, configFileName), .profile(profile))
         }
         for name in [configFileName] + legacyConfigFileNames {
             let candidate = Paths.join(stateDirectory, name)

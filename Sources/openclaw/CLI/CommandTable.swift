@@ -96,10 +96,10 @@ struct CommandSpec: Sendable {
 enum CommandTable {
     static let globalFlags: [FlagSpec] = [
         FlagSpec(long: "url", short: "u", value: .text, placeholder: "URL",
-                 environment: ["OPENCLAW_GATEWAY_URL", "CLAWDBOT_GATEWAY_URL"],
+                 environment: ["OPENCLAW_GATEWAY_URL"],
                  help: "gateway URL, ws:// or wss://", binding: .text(\.global.url)),
         FlagSpec(long: "token", short: "t", value: .text, placeholder: "TOKEN",
-                 environment: ["OPENCLAW_GATEWAY_TOKEN", "CLAWDBOT_GATEWAY_TOKEN"],
+                 environment: ["OPENCLAW_GATEWAY_TOKEN"],
                  help: "shared gateway token", binding: .text(\.global.token)),
         FlagSpec(long: "token-file", value: .file, placeholder: "PATH",
                  help: "read the token from a file (- = stdin); keeps it out of ps", binding: .text(\.global.tokenFile)),
@@ -122,6 +122,9 @@ enum CommandTable {
                  help: "OpenClaw state directory (default ~/.openclaw)", binding: .text(\.global.stateDirectory)),
         FlagSpec(long: "config", value: .file, placeholder: "PATH", environment: ["OPENCLAW_CONFIG_PATH"],
                  help: "OpenClaw config file, JSON5 (default <state>/openclaw.json)", binding: .text(\.global.config)),
+        FlagSpec(long: "profile", value: .text, placeholder: "NAME", environment: ["OPENCLAW_PROFILE"],
+                 help: "use the OpenClaw profile NAME: state and config in ~/.openclaw-NAME", binding: .text(\.global.profile)),
+        FlagSpec(long: "dev", help: "use the dev profile: ~/.openclaw-dev, local gateway port 19001", binding: .toggle(\.global.dev)),
         FlagSpec(long: "no-device", help: "connect without a device identity (token only; the gateway may grant no scopes)", binding: .toggle(\.global.noDevice)),
         FlagSpec(long: "scope", value: .text, placeholder: "SCOPE",
                  help: "request this operator scope (repeatable; default operator.read and operator.write)", binding: .texts(\.global.scopes)),

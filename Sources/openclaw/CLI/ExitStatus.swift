@@ -16,7 +16,7 @@ enum ExitStatus: Int32 {
         switch error {
         case .cannotConnect, .certificateRejected, .connectionLost, .unavailable: self = .connection
         case .authenticationFailed: self = .authentication
-        case .timedOut, .handshakeTimedOut: self = .timeout
+        case .timedOut, .handshakeTimedOut, .handshakeStepTimedOut: self = .timeout
         case .protocolError: self = .protocolError
         case .invalidRequest: self = .usage
         }

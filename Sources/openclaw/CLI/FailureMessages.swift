@@ -12,7 +12,9 @@ enum FailureMessages {
         case let error as GatewayError: return CommandFailure(ExitStatus(error), sentence(for: error))
         case let error as ConfigError:
             // A damaged or locked state database is the same trouble wherever it shows: exit 4.
-            if case .secretStoreUnavailable = error { return CommandFailure(.authentication, sentence(for: error)) }
+            if case .secretUnavailable(_, _, _, .storeUnavailable) = error {
+                return CommandFailure(.authentication, sentence(for: error))
+            }
             return CommandFailure(.usage, sentence(for: error))
         case let error as UsageError: return CommandFailure(.usage, error.message)
         default: return CommandFailure(.protocolError, "\(error)")
@@ -32,6 +34,9 @@ enum FailureMessages {
         case .handshakeTimedOut(let url, let waitingFor, let limit):
             let what = waitingFor.map { "waiting for \($0) from" } ?? "connecting to"
             return "timed out \(what) \(url) (--connect-timeout \(formatSeconds(limit)))"
+        case .handshakeStepTimedOut(let url, let waitingFor, let limit):
+            let what = waitingFor.map { "waiting for \($0) from" } ?? "waiting for the WebSocket upgrade from"
+            return "timed out \(what) \(url) after \(limit) ms (OPENCLAW_HANDSHAKE_TIMEOUT_MS, default 15000)"
         case .authenticationFailed(let reason, _):
             return sentence(for: reason)
         }
@@ -80,17 +85,17 @@ enum FailureMessages {
         case .missingEnvironmentVariable(let name, let key, let path):
             return "config file \(path): \(key) uses ${\(name)} but the environment variable \(name) is not set"
                 + " (set it, or pass --token/--token-file)"
-        case .secretRefUnresolved(let key, let variable, let path):
-            return "config file \(path): \(key) is a secret ref to the environment variable \(variable),"
-                + " which is not set (set it, or pass --token/--token-file)"
         case .unsupportedSecretRef(let key, let source, let path):
-            return "config file \(path): \(key) is a \"\(source)\" secret ref, which this client cannot resolve;"
+            return "config file \(path): \(key) uses a \"\(source)\" lookup, which this client cannot run;"
                 + " pass --token or --token-file (or set OPENCLAW_GATEWAY_TOKEN / OPENCLAW_GATEWAY_PASSWORD)"
-        case .storedSecretMissing(let key, let name, let path):
-            return "config file \(path): \(key) is a secret ref to the stored secret \(name), which the OpenClaw"
-                + " state database does not hold (store it with the official CLI, or pass --token/--token-file)"
-        case .secretStoreUnavailable(let key, let path, let problem):
-            return "config file \(path): \(key): \(problem)"
+        case .secretUnavailable(let key, let path, let ref, let problem):
+            if case .storeUnavailable(let database) = problem { return "config file \(path): \(key): \(database)" }
+            return "config file \(path): \(key): secret provider \"\(ref.provider)\" (\(ref.source.rawValue)): "
+                + sentence(for: problem, ref: ref)
+        case .secretResolutionInterrupted(let key, let path, let ref):
+            return "config file \(path): \(key): interrupted while secret provider \"\(ref.provider)\" (\(ref.source.rawValue)) ran"
+        case .invalidProfile(let name, let source):
+            return "invalid profile \"\(name)\" from \(self.name(of: source)): use 1 to 64 letters, digits, _ or -, starting with a letter or digit"
         case .invalidURL(let url, let source):
             return "invalid gateway URL \"\(url)\" from \(name(of: source)): expected ws://host[:port][/path] or wss://…"
         case .insecureWebSocket(let url, let source):
@@ -112,6 +117,61 @@ enum FailureMessages {
         }
     }
 
+    /// Why a secret ref could not be resolved, after `secret provider "ALIAS" (SOURCE): `.
+    /// Never the secret, nor anything the provider wrote.
+    static func sentence(for problem: SecretProblem, ref: SecretRef) -> String {
+        let octal = { (bits: UInt32) in "0" + String(bits, radix: 8) }
+        switch problem {
+        case .invalidReference(let why): return "the ref \(ref) is invalid: \(why)"
+        case .providerNotConfigured: return "not configured; add secrets.providers.\(ref.provider) with source \"\(ref.source.rawValue)\""
+        case .providerSourceMismatch(let configured):
+            return "secrets.providers.\(ref.provider) has source \"\(configured)\" but the ref asks for \"\(ref.source.rawValue)\""
+        case .providerInvalid(let why): return why
+        case .pluginProviderUnsupported:
+            return "a pluginIntegration provider, whose command only the official CLI knows; give it a command, or pass --token/--password"
+        case .notAllowlisted: return "the variable \(ref.id) is not in the provider's allowlist"
+        case .variableUnset: return "the environment variable \(ref.id) is not set"
+        case .fileUnreadable(let path, let reason): return "cannot read \(path): \(reason)"
+        case .fileIsSymbolicLink(let path): return "refusing \(path): it is a symbolic link; point path at the file itself"
+        case .fileNotRegular(let path): return "refusing \(path): not a regular file"
+        case .fileNotOwned(let path, let owner, let user):
+            return "refusing \(path): owned by uid \(owner), not by the user running openclaw (uid \(user))"
+        case .fileInsecurePermissions(let path, let permissions):
+            return "refusing \(path): mode \(octal(permissions)) lets group or others read or write it; chmod 600 it"
+        case .fileTooLarge(let path, let limit): return "refusing \(path): larger than maxBytes (\(limit) bytes)"
+        case .fileNotJSONObject(let path): return "\(path) is not a JSON object (mode \"json\"; use mode \"singleValue\" for a bare secret)"
+        case .singleValueIDRequired: return "a singleValue file takes the id \"value\", not \"\(ref.id)\""
+        case .jsonPointerRequired: return "the id \"\(ref.id)\" is not a JSON pointer (mode \"json\" needs one such as \"/gateway/token\")"
+        case .pointerNotFound: return "the file has no value at \(ref.id)"
+        case .commandNotAbsolute(let command): return "refusing the command \(command): not an absolute path"
+        case .commandUnusable(let path, let reason): return "cannot use the command \(path): \(reason)"
+        case .commandIsSymbolicLink(let path): return "refusing the command \(path): it is a symbolic link; name the program itself"
+        case .commandNotRegular(let path): return "refusing the command \(path): not a regular file"
+        case .commandNotOwned(let path, let owner, let user):
+            return "refusing the command \(path): owned by uid \(owner), not by the user running openclaw (uid \(user))"
+        case .commandWritableByOthers(let path, let permissions):
+            return "refusing the command \(path): mode \(octal(permissions)) lets group or others change it"
+        case .commandOutsideTrustedDirectories(let path): return "refusing the command \(path): it is not inside trustedDirs"
+        case .commandFailedToStart(let path, let reason): return "cannot start \(path): \(reason)"
+        case .timedOut(let milliseconds): return "the command timed out after \(milliseconds) ms (timeoutMs) and was stopped"
+        case .noOutputTimedOut(let milliseconds):
+            return "the command wrote nothing for \(milliseconds) ms (noOutputTimeoutMs) and was stopped"
+        case .outputTooLarge(let limit): return "the command wrote more than \(limit) bytes (maxOutputBytes) and was stopped"
+        case .exited(let code): return "the command exited with code \(code)"
+        case .killedBySignal(let signal): return "the command was killed by signal \(signal)"
+        case .emptyOutput: return "the command wrote nothing on stdout"
+        case .invalidResponse(let why): return "the command's reply is not the provider protocol: \(why)"
+        case .providerError(let code): return "the command reported an error for \(ref.id)" + (code.map { " (\($0))" } ?? "")
+        case .idMissingFromResponse: return "the command's reply has no value for \(ref.id)"
+        case .commandIO(let why): return "cannot talk to the command: \(why)"
+        case .storedSecretNotFound:
+            return "the OpenClaw state database holds no secret named \(ref.id) (store it with the official CLI, or pass --token/--token-file)"
+        case .storeUnavailable(let database): return "\(database)"
+        case .valueNotAString: return "the value for \(ref.id) is not a string"
+        case .valueEmpty: return "the value for \(ref.id) is empty"
+        }
+    }
+
     /// Where a setting came from, in the words of this CLI.
     static func name(of source: SettingSource) -> String {
         source.label(option: flag(for:))
@@ -128,6 +188,7 @@ enum FailureMessages {
         case .configPath: return "--config"
         case .tlsFingerprint: return "--tls-fingerprint"
         case .caBundle: return "--cacert"
+        case .profile: return "--profile"
         }
     }
 }

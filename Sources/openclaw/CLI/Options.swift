@@ -21,6 +21,10 @@ struct GlobalOptions: Equatable, Sendable {
     var strict = false
     var stateDirectory: String?
     var config: String?
+    /// `--profile NAME`.
+    var profile: String?
+    /// `--dev`: the profile `dev`.
+    var dev = false
     var noDevice = false
     var scopes: [String] = []
     var tlsFingerprint: String?

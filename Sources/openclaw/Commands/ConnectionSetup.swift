@@ -1,3 +1,4 @@
+import ClawSystem
 import ClawJSON
 import ClawCrypto
 import ClawTransport
@@ -11,6 +12,7 @@ enum ConnectionSetup {
     }
 
     /// The URL, credentials and their sources from the global flags, environment and config file.
+    /// A signal while an `exec` secret provider runs stops it and ends the command with 130/143.
     static func resolve(for context: CommandContext) throws -> ResolvedConnection {
         let global = context.global
         let flags = ConnectionOptions(
@@ -21,8 +23,36 @@ enum ConnectionSetup {
             stateDirectory: global.stateDirectory,
             configPath: global.config,
             tlsFingerprint: global.tlsFingerprint,
-            caBundlePath: global.caBundle)
-        return try ConnectionResolver.resolve(options: flags, environment: context.environment)
+            caBundlePath: global.caBundle,
+            profile: try profile(global))
+        do {
+            return try ConnectionResolver.resolve(options: flags, environment: context.environment,
+                                                  interruptDescriptor: context.signals.descriptor)
+        } catch {
+            if case .secretResolutionInterrupted = error {
+                throw CommandFailure(ExitStatus(signal: context.signals.received), FailureMessages.sentence(for: error))
+            }
+            throw error
+        }
+    }
+
+    /// `--profile NAME`, or `dev` for `--dev` (the official CLI refuses `--dev` with another profile).
+    static func profile(_ global: GlobalOptions) throws -> String? {
+        guard global.dev else { return global.profile }
+        if let named = global.profile.flatMap(TextTrim.nonEmpty), named != "dev" {
+            throw UsageError("--dev cannot be combined with --profile \(named) (--dev is --profile dev)")
+        }
+        return "dev"
+    }
+
+    /// `OPENCLAW_HANDSHAKE_TIMEOUT_MS`: a positive whole number of milliseconds written with digits only;
+    /// any other value is ignored, as the official client ignores it.
+    static func handshakeTimeoutMilliseconds(_ environment: Environment) -> Int? {
+        guard let text = environment["OPENCLAW_HANDSHAKE_TIMEOUT_MS"], !text.isEmpty, text.utf8.count <= 12,
+              text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+              let value = Int(text), value > 0
+        else { return nil }
+        return value
     }
 
     static func sessionOptions(for context: CommandContext, resolved: ResolvedConnection) throws -> SessionOptions {
@@ -37,6 +67,11 @@ enum ConnectionSetup {
                                            pinnedSHA256: resolved.tlsFingerprint)
         }
         if !global.scopes.isEmpty { options.scopes = global.scopes }
+        if let milliseconds = handshakeTimeoutMilliseconds(context.environment) {
+            options.handshakeTimeout = Double(milliseconds) / 1000
+            // Both steps must fit in the default connect limit.
+            options.connectTimeout = max(options.connectTimeout, 2 * options.handshakeTimeout)
+        }
         if let seconds = global.connectTimeout { options.connectTimeout = seconds }
         options.isStrict = global.strict
         // The gateway sends tool events only to connections that ask; send's text mode shows them as progress.

@@ -28,6 +28,9 @@ enum GatewayCallCommand {
                 throw report(context, "Gateway call failed: Error: Invalid --timeout. Use a positive millisecond value, e.g. --timeout 30000. Received: \"\(text)\".")
             }
             timeoutMs = value
+        } else if let handshake = ConnectionSetup.handshakeTimeoutMilliseconds(context.environment), handshake > defaultTimeoutMs {
+            // As the official call.ts: a longer handshake limit is also the default call limit.
+            timeoutMs = handshake
         } else {
             timeoutMs = defaultTimeoutMs
         }
@@ -145,7 +148,7 @@ enum TransportFailure {
 
     init(_ error: GatewayError, timeoutMs: Int, dispatched: Bool) {
         switch error {
-        case .timedOut, .handshakeTimedOut:
+        case .timedOut, .handshakeTimedOut, .handshakeStepTimedOut:
             self = .timeout(timeoutMs: timeoutMs, dispatched: dispatched)
         case .cannotConnect(let detail):
             let codes = ["Connection refused": "ECONNREFUSED", "Connection reset by peer": "ECONNRESET",

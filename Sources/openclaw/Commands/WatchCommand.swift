@@ -161,7 +161,7 @@ struct Watcher {
         case .certificateRejected: return "certificate"
         case .connectionLost(_, let closeCode): return closeCode.map { "closed-\($0)" } ?? "connection-lost"
         case .authenticationFailed(_, let shape): return shape?.detailsCode ?? shape?.code ?? "auth"
-        case .timedOut, .handshakeTimedOut: return "timeout"
+        case .timedOut, .handshakeTimedOut, .handshakeStepTimedOut: return "timeout"
         case .protocolError: return "protocol"
         case .unavailable: return "UNAVAILABLE"
         case .invalidRequest: return "invalid-request"

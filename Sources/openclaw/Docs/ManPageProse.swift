@@ -10,7 +10,7 @@ enum ManPageProse {
         "openclaw talks to an OpenClaw Gateway over its WebSocket protocol: it prints a session's transcript, sends a message and streams the reply, aborts runs, watches the gateway's events and calls any gateway method. It is made for scripts, cron jobs and pipelines.",
         "Standard output carries data only. In the default `ndjson` format every line is one compact JSON object, a gateway frame exactly as the gateway sent it, flushed as soon as it is complete, so jq(1) and similar tools can follow it live. The `text` format prints lines for people. Diagnostics and the final error (`openclaw: error: ...`) go to standard error. Tokens, passwords, device tokens and private keys never appear in either.",
         "Options may come before or after the command; `--` ends the options; `--flag=value` and `--flag value` both work, and short flags may be bundled (`-qs main`).",
-        "The gateway URL and credentials come from the flags, then the environment, then the config file; an explicit `--url` never borrows credentials from the config file. Plain `ws://` to a host that is not loopback is refused unless OPENCLAW_ALLOW_INSECURE_PRIVATE_WS=1. On first use openclaw creates a device identity in the state directory; device tokens the gateway issues are kept there and reused.",
+        "The gateway URL comes from the flags, then the environment, then the config file. Credentials given as flags are used alone; an explicit `--url` never borrows credentials from the config file; otherwise, in local mode `gateway.auth.token` comes before OPENCLAW_GATEWAY_TOKEN and `gateway.remote.token`, in remote mode `gateway.remote.token` comes first. Config credentials may be secret refs `{source, provider, id}` resolved through `secrets.providers` (`env`, `file`, `exec`, `store`) only when they are the credential used. Plain `ws://` to a host that is not loopback is refused unless OPENCLAW_ALLOW_INSECURE_PRIVATE_WS=1. On first use openclaw creates a device identity in the state directory; device tokens the gateway issues are kept there and reused.",
         "A write to a closed standard output (`openclaw watch | head -1`) ends the program quietly.",
         "Frames the client does not understand (a message that is not JSON, JSON that is not an object, an object of an unknown `type`, a `res` to no request of ours) are skipped: standard error says so once per kind and gives a count at exit, and `--raw` still prints the ones that are JSON objects. `--strict` makes them an error (status 6) instead. Events with unknown names are printed like any other.",
         "Every command watches the link: no frame for two tick intervals (from `hello-ok`) closes the connection (4000) as lost, status 3, and a WebSocket ping goes out every 15 seconds. A gateway that answers the connect with a retryable `UNAVAILABLE` and `retryAfterMs` (still starting) is asked again after that delay while it fits in `--connect-timeout`. `watch` reconnects with a backoff that only grows while connections drop within two ticks of `hello-ok`, and with `--client-events` prints `connected`, `disconnected`, `connect-failed`, `reconnected`, `gap` and `gave-up` lines.",
@@ -21,17 +21,15 @@ enum ManPageProse {
     /// Variables that are not the default of a flag (those come from the table), and legacy names
     /// the table does not list.
     static let environment: [(name: String, text: String)] = [
-        ("CLAWDBOT_GATEWAY_PASSWORD", "Legacy name of OPENCLAW_GATEWAY_PASSWORD, read when that is unset."),
-        ("CLAWDBOT_STATE_DIR", "Legacy name of OPENCLAW_STATE_DIR, read when that is unset."),
-        ("CLAWDBOT_CONFIG_PATH", "Legacy name of OPENCLAW_CONFIG_PATH, read when that is unset."),
-        ("OPENCLAW_GATEWAY_PORT", "Port of the local gateway when no URL is given (default 18789); legacy CLAWDBOT_GATEWAY_PORT."),
+        ("OPENCLAW_GATEWAY_PORT", "Port of the local gateway when no URL is given (default 18789; 19001 for the `dev` profile)."),
+        ("OPENCLAW_HANDSHAKE_TIMEOUT_MS", "Milliseconds (digits only; anything else is ignored; default 15000) to wait for the WebSocket upgrade answer and, after it, for `connect.challenge`. When set, the default `--connect-timeout` grows to twice this value if that is longer than 10 s, and `gateway call` without `--timeout` waits at least this long."),
         ("OPENCLAW_HOME", "The home directory that `~` means in every path, including the default state directory `~/.openclaw` (default: HOME)."),
         ("OPENCLAW_ALLOW_INSECURE_PRIVATE_WS", "Set to `1` to allow plain `ws://` to private-network addresses; loopback is always allowed, public hosts need `wss://`."),
         ("OPENCLAW_SHELL", "When `exec` (set inside an agent's exec tool), `send` refuses before connecting, so an agent cannot message itself."),
     ]
 
     static let files: [(path: String, text: String)] = [
-        ("~/.openclaw/", "The state directory (`--state-dir`, OPENCLAW_STATE_DIR). When it does not exist, an existing legacy `~/.clawdbot`, `~/.moldbot` or `~/.moltbot` is used."),
+        ("~/.openclaw/", "The state directory (`--state-dir`, OPENCLAW_STATE_DIR; `~/.openclaw-NAME` for `--profile NAME`, OPENCLAW_PROFILE or `--dev`). Without a profile, when it does not exist, an existing legacy `~/.clawdbot`, `~/.moldbot` or `~/.moltbot` is used. CLAWDBOT_* variables are not read."),
         ("~/.openclaw/openclaw.json", "The OpenClaw config file, JSON5 (`--config`, OPENCLAW_CONFIG_PATH): gateway URL, credentials and TLS fingerprint when no flag or variable gives them."),
         ("~/.openclaw/identity/device.json", "This device's Ed25519 identity in the official OpenClaw format, mode 0600, created on first use unless `--no-device` is given."),
         ("~/.openclaw/identity/device-auth.json", "Device tokens issued by gateways in `hello-ok`, mode 0600, reused on later connections."),
