@@ -6,6 +6,9 @@ import ClawState
 public enum GatewayError: Error, Sendable {
     /// The socket or the WebSocket upgrade failed (exit 3).
     case cannotConnect(String)
+    /// The upgrade was answered with another HTTP status (exit 3, retryable): a 30x, 401 or 403 is an
+    /// identity-aware proxy in front of the gateway; `sentEdgeAuth` when edge-auth headers went with it.
+    case upgradeRejected(httpStatus: Int, statusLine: String, sentEdgeAuth: Bool)
     /// The gateway's TLS certificate was not trusted (exit 3); `nameMismatch` when it is for another host.
     case certificateRejected(host: String, detail: String, nameMismatch: Bool)
     /// An established connection ended (exit 3).
@@ -29,7 +32,7 @@ public enum GatewayError: Error, Sendable {
     /// Whether a reconnecting client (`watch`) should try again.
     public var isRetryable: Bool {
         switch self {
-        case .cannotConnect, .connectionLost, .timedOut, .handshakeTimedOut, .handshakeStepTimedOut, .unavailable: return true
+        case .cannotConnect, .upgradeRejected, .connectionLost, .timedOut, .handshakeTimedOut, .handshakeStepTimedOut, .unavailable: return true
         case .certificateRejected, .authenticationFailed, .protocolError, .invalidRequest: return false
         }
     }

@@ -165,6 +165,8 @@ public final class GatewaySession {
         switch error {
         case .handshakeFailed(let status):
             return .cannotConnect("the gateway did not accept the WebSocket upgrade: \(status)")
+        case .upgradeRejected(let status, let line):
+            return .upgradeRejected(httpStatus: status, statusLine: line, sentEdgeAuth: false)
         case .protocolViolation(_, let reason):
             return .protocolError("WebSocket protocol error: \(reason)")
         case .closed(let code, let reason):

@@ -22,12 +22,16 @@ struct Handshake {
         let upgradeDeadline = stepDeadline(within: deadline)
         do {
             // The device key is loaded while the gateway answers the upgrade (see DeviceIdentitySource).
-            socket = try WebSocketConnection.connect(url: options.url, tls: tlsOptions, deadline: upgradeDeadline,
+            socket = try WebSocketConnection.connect(url: options.url, tls: tlsOptions, headers: options.upgradeHeaders,
+                                                     deadline: upgradeDeadline,
                                                      whileWaiting: { _ = try? options.identitySource?.identity() })
         } catch {
             _ = try identity()  // an unusable identity is reported first, as if loaded before connecting
             if case .transport(.timedOut) = error {
                 throw timeout(waitingFor: nil, stepDeadline: upgradeDeadline, deadline: deadline)
+            }
+            if case .upgradeRejected(let status, let line) = error {
+                throw GatewayError.upgradeRejected(httpStatus: status, statusLine: line, sentEdgeAuth: !options.upgradeHeaders.isEmpty)
             }
             throw GatewaySession.map(error)
         }

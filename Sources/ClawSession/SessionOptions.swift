@@ -7,6 +7,8 @@ public struct SessionOptions: Sendable {
     public var url: WebSocketURL
     /// TLS settings for `wss://` (server name defaults to the URL's host).
     public var tls: TLSClientOptions?
+    /// Extra headers on the WebSocket upgrade (edge auth); their values never reach a trace or a message.
+    public var upgradeHeaders: [UpgradeHeader] = []
     public var token: String?
     /// Where the token came from, for error messages (`--token`, `OPENCLAW_GATEWAY_TOKEN`, …).
     public var tokenSource: SettingSource?

@@ -1,4 +1,5 @@
 import ClawCrypto
+import COpenSSL
 /// How a `wss://` client checks the server.
 public struct TLSClientOptions: Sendable {
     /// Sent as SNI and checked against the certificate (unless pinned).
@@ -27,12 +28,16 @@ public enum TLSFingerprint {
         return out
     }
 
-    /// Parses hex with or without colons (`AA:BB…`, `aabb…`, optional `sha256:` prefix); `nil` unless 32 bytes.
+    /// The official format: an optional `sha256:` prefix (any case), then 64 hex digits or 32
+    /// colon-separated pairs; `nil` for anything else.
     public static func parseSHA256(_ text: String) -> [UInt8]? {
         var body = Substring(text)
         if body.lowercased().hasPrefix("sha256:") { body = body.dropFirst(7) }
-        guard let bytes = Hex.decode(String(body)), bytes.count == 32 else { return nil }
-        return bytes
+        let isHex = { (c: Character) in c.isASCII && c.isHexDigit }
+        if body.count == 64, body.allSatisfy(isHex) { return Hex.decode(String(body)) }
+        let pairs = body.split(separator: ":", omittingEmptySubsequences: false)
+        guard pairs.count == 32, pairs.allSatisfy({ $0.count == 2 && $0.allSatisfy(isHex) }) else { return nil }
+        return Hex.decode(pairs.joined())
     }
 }
 
@@ -46,4 +51,33 @@ private extension String.UTF8View {
         }
         return result
     }
+}
+
+extension TLSFingerprint {
+    /// SHA-256 of the DER of the first certificate in a PEM file (a local gateway's own certificate,
+    /// to pin it); nil when the file cannot be read or holds no certificate.
+    public static func sha256(ofCertificateFile path: String) -> [UInt8]? {
+        guard let bio = BIO_new_file(path, "r") else { return nil }
+        defer { BIO_free(bio) }
+        guard let certificate = PEM_read_bio_X509(bio, nil, nil, nil) else {
+            _ = CryptoError.drainOpenSSLErrors()
+            return nil
+        }
+        defer { X509_free(certificate) }
+        return TLSStream.fingerprint(certificate)
+    }
+}
+
+/// A header added to the WebSocket upgrade request (edge-auth headers for an identity-aware proxy).
+/// The value is a credential: `description` never shows it.
+public struct UpgradeHeader: Sendable, Equatable, CustomStringConvertible {
+    public let name: String
+    public let value: String
+
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+
+    public var description: String { "\(name): <redacted>" }
 }

@@ -147,7 +147,7 @@ package final class TLSStream: ByteStream, @unchecked Sendable {
         }
     }
 
-    private static func fingerprint(_ certificate: OpaquePointer) -> [UInt8]? {
+    static func fingerprint(_ certificate: OpaquePointer) -> [UInt8]? {
         let length = i2d_X509(certificate, nil)
         guard length > 0 else { return nil }
         var der = [UInt8](repeating: 0, count: Int(length))

@@ -70,7 +70,7 @@ public final class WebSocketConnection: @unchecked Sendable {
     /// `whileWaiting` runs once the upgrade request is sent, before its answer is read: work that
     /// can overlap the round trip.
     public static func connect(
-        url: WebSocketURL, tls: TLSClientOptions? = nil,
+        url: WebSocketURL, tls: TLSClientOptions? = nil, headers: [UpgradeHeader] = [],
         maxMessageSize: Int = defaultMaxMessageSize, deadline: Deadline, whileWaiting: () -> Void = {}
     ) throws(WebSocketError) -> WebSocketConnection {
         let stream: ByteStream
@@ -84,19 +84,19 @@ public final class WebSocketConnection: @unchecked Sendable {
         } catch {
             throw .transport(error)
         }
-        return try upgrade(stream: stream, url: url, maxMessageSize: maxMessageSize, deadline: deadline,
+        return try upgrade(stream: stream, url: url, headers: headers, maxMessageSize: maxMessageSize, deadline: deadline,
                            whileWaiting: whileWaiting)
     }
 
     /// Client: the HTTP upgrade on an already connected stream.
     public static func upgrade(
-        stream: ByteStream, url: WebSocketURL,
+        stream: ByteStream, url: WebSocketURL, headers: [UpgradeHeader] = [],
         maxMessageSize: Int = defaultMaxMessageSize, deadline: Deadline, whileWaiting: () -> Void = {}
     ) throws(WebSocketError) -> WebSocketConnection {
         let connection = WebSocketConnection(role: .client, stream: stream, maxMessageSize: maxMessageSize)
         do throws(WebSocketError) {
             let key = WebSocketHandshake.makeKey()
-            try connection.writeRaw(WebSocketHandshake.clientRequest(url: url, key: key), deadline: deadline)
+            try connection.writeRaw(WebSocketHandshake.clientRequest(url: url, key: key, headers: headers), deadline: deadline)
             whileWaiting()
             let head = try connection.readHead(deadline: deadline, what: "the server's upgrade response")
             try WebSocketHandshake.validateResponse(head, key: key)

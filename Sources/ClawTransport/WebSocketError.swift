@@ -3,6 +3,8 @@ import ClawSystem
 public enum WebSocketError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The server did not answer the upgrade with a valid 101; carries its status line (or why not).
     case handshakeFailed(String)
+    /// The server answered the upgrade with another HTTP status (a proxy's 302 or 403, a 404…).
+    case upgradeRejected(httpStatus: Int, statusLine: String)
     /// The peer broke RFC 6455; `code` is the close code we sent (1002, 1007, 1009).
     case protocolViolation(code: UInt16, reason: String)
     /// The peer closed the connection with a close frame (code nil when the frame had none).
@@ -13,6 +15,8 @@ public enum WebSocketError: Error, Sendable, Equatable, CustomStringConvertible 
         switch self {
         case .handshakeFailed(let what):
             return "WebSocket handshake failed: \(what)"
+        case .upgradeRejected(_, let statusLine):
+            return "WebSocket upgrade rejected: \(statusLine)"
         case .protocolViolation(let code, let reason):
             return "WebSocket protocol error (closed with \(code)): \(reason)"
         case .closed(let code, let reason):

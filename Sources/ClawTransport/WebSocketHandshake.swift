@@ -71,13 +71,15 @@ enum WebSocketHandshake {
         Base64.encode(Digest.sha1(Array((key + acceptGUID).utf8)))
     }
 
-    static func clientRequest(url: WebSocketURL, key: String) -> [UInt8] {
-        Array(("GET \(url.path) HTTP/1.1\r\n"
+    static func clientRequest(url: WebSocketURL, key: String, headers: [UpgradeHeader] = []) -> [UInt8] {
+        var head = "GET \(url.path) HTTP/1.1\r\n"
             + "Host: \(url.hostHeader)\r\n"
             + "Upgrade: websocket\r\n"
             + "Connection: Upgrade\r\n"
             + "Sec-WebSocket-Key: \(key)\r\n"
-            + "Sec-WebSocket-Version: 13\r\n\r\n").utf8)
+            + "Sec-WebSocket-Version: 13\r\n"
+        for header in headers { head += "\(header.name): \(header.value)\r\n" }
+        return Array((head + "\r\n").utf8)
     }
 
     /// Offset just past the `\r\n\r\n` ending a head, searching from `from`.
@@ -103,7 +105,10 @@ enum WebSocketHandshake {
         guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), parts[1].count == 3, Int(parts[1]) != nil else {
             throw .handshakeFailed("not an HTTP response: \(status)")
         }
-        guard parts[1] == "101" else { throw .handshakeFailed(status) }
+        guard parts[1] == "101" else {
+            // Redirects are never followed: edge-auth headers must not reach another host.
+            throw .upgradeRejected(httpStatus: Int(parts[1]) ?? 0, statusLine: status)
+        }
         guard head.value(of: "Upgrade")?.lowercased() == "websocket" else {
             throw .handshakeFailed("the 101 response lacks \"Upgrade: websocket\"")
         }

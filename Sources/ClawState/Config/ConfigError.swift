@@ -23,6 +23,12 @@ public enum ConfigError: Error, Sendable, Equatable {
     case tokenFileUnreadable(path: String, reason: String)
     case tokenFileEmpty(path: String)
     case invalidTLSFingerprint(source: SettingSource)
+    /// A TLS pin for a `ws://` URL: there is no certificate to pin.
+    case tlsPinRequiresWSS(source: SettingSource)
+    /// `gateway.remote.edgeAuth` applies to a `ws://` target: the headers would cross in clear text.
+    case edgeAuthRequiresWSS(path: String)
+    /// A `gateway.remote.edgeAuth` header resolved to nothing usable.
+    case edgeAuthHeaderEmpty(path: String, name: String)
     /// Two options that exclude each other were both given.
     case conflictingOptions(ConnectionOption, ConnectionOption)
 }

@@ -63,6 +63,8 @@ public struct ResolvedConnection: Sendable, Equatable {
     public var configPath: String
     /// The profile in use (`--profile`, `--dev`, `OPENCLAW_PROFILE`), if any.
     public var profile: String? = nil
+    /// Edge-auth headers for the WebSocket upgrade (`gateway.remote.edgeAuth`), resolved; values are secrets.
+    public var upgradeHeaders: [UpgradeHeader] = []
     /// `gateway.bind` from the config, if set (how the local gateway listens; shown in messages).
     public var bindMode: String? = nil
 }

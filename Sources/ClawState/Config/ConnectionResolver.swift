@@ -56,7 +56,8 @@ public enum ConnectionResolver {
             urlOverride: choice.override, isRemote: isRemote, stateDirectory: stateDirectory,
             interruptDescriptor: interruptDescriptor)
 
-        // TLS pin.
+        // TLS pin: the flag; else gateway.remote.tlsFingerprint in remote mode for the config's URL or
+        // OPENCLAW_GATEWAY_URL (not --url); else a local wss:// gateway's own certificate file.
         var fingerprint: [UInt8]? = nil
         var fingerprintSource: SettingSource? = nil
         if let text = TextTrim.nonEmpty(options.tlsFingerprint) {
@@ -67,7 +68,19 @@ public enum ConnectionResolver {
             let source = SettingSource.configKey("gateway.remote.tlsFingerprint", path: configPath)
             fingerprintSource = source
             fingerprint = try parseFingerprint(text, source: source)
+        } else if url.isSecure, choice.override == nil, !isRemote, config.value("gateway", "tls", "enabled")?.boolValue == true {
+            let certificate = try config.string("gateway", "tls", "certPath", environment: environment)
+                .map { StatePaths.expandUser($0, environment: environment) }
+                ?? Paths.join(stateDirectory, "gateway", "tls", "gateway-cert.pem")
+            if let pin = TLSFingerprint.sha256(ofCertificateFile: certificate) {
+                fingerprint = pin
+                fingerprintSource = .configKey("gateway.tls.certPath", path: configPath)
+            }
         }
+        if let fingerprintSource, fingerprint != nil, !url.isSecure { throw .tlsPinRequiresWSS(source: fingerprintSource) }
+
+        let upgradeHeaders = try EdgeAuth.headers(for: url, config: config, environment: environment,
+                                                  stateDirectory: stateDirectory, interruptDescriptor: interruptDescriptor)
 
         return ResolvedConnection(
             url: url, urlSource: urlSource, urlIsOverride: choice.override != nil, isRemoteMode: isRemote,
@@ -79,6 +92,7 @@ public enum ConnectionResolver {
             authMode: try config.string("gateway", "auth", "mode", environment: environment),
             stateDirectory: stateDirectory, configPath: configPath,
             profile: profile,
+            upgradeHeaders: upgradeHeaders,
             bindMode: try config.string("gateway", "bind", environment: environment))
     }
 
@@ -220,10 +234,7 @@ public enum ConnectionResolver {
 
     /// 32 bytes from hex, with optional `:` separators and an optional `sha256:` prefix.
     static func parseFingerprint(_ text: String, source: SettingSource) throws(ConfigError) -> [UInt8] {
-        var body = TextTrim.trimmed(text)
-        if body.lowercased().hasPrefix("sha256:") { body = String(body.dropFirst(7)) }
-        if body.lowercased().hasPrefix("sha-256:") { body = String(body.dropFirst(8)) }
-        guard let bytes = Hex.decode(body), bytes.count == 32 else { throw .invalidTLSFingerprint(source: source) }
+        guard let bytes = TLSFingerprint.parseSHA256(TextTrim.trimmed(text)) else { throw .invalidTLSFingerprint(source: source) }
         return bytes
     }
 

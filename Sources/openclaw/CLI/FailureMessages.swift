@@ -26,6 +26,12 @@ enum FailureMessages {
         case .cannotConnect(let text), .connectionLost(let text, _), .timedOut(let text), .protocolError(let text),
              .unavailable(let text, _), .invalidRequest(let text):
             return text
+        case .upgradeRejected(let status, let line, let sentEdgeAuth):
+            let proxy = status == 401 || status == 403 || (300..<400).contains(status)
+            let hint = !proxy ? ""
+                : sentEdgeAuth ? "; an identity-aware proxy refused the headers of gateway.remote.edgeAuth: check their values"
+                : "; an identity-aware proxy (Cloudflare Access or similar) may be in front of the gateway: give it the headers it needs in gateway.remote.edgeAuth"
+            return "the gateway rejected the WebSocket upgrade (HTTP \(status)): \(line)\(hint)"
         case .certificateRejected(let host, let detail, let nameMismatch):
             let hint = nameMismatch
                 ? ": the certificate is for another name (use --tls-fingerprint to pin it)"
@@ -111,7 +117,13 @@ enum FailureMessages {
         case .tokenFileEmpty(let path):
             return "--token-file \(path) is empty"
         case .invalidTLSFingerprint(let source):
-            return "invalid TLS fingerprint from \(name(of: source)): expected 64 hex digits (SHA-256, colons allowed)"
+            return "invalid TLS fingerprint from \(name(of: source)): expected a SHA-256 certificate fingerprint, 64 hex digits or 32 colon-separated pairs, optionally after sha256:"
+        case .tlsPinRequiresWSS(let source):
+            return "the TLS fingerprint from \(name(of: source)) needs a wss:// gateway URL"
+        case .edgeAuthRequiresWSS(let path):
+            return "config file \(path): gateway.remote.edgeAuth requires a wss:// gateway URL; its headers would cross the network in clear text"
+        case .edgeAuthHeaderEmpty(let path, let header):
+            return "config file \(path): gateway.remote.edgeAuth header \"\(header)\" resolved empty"
         case .conflictingOptions(let first, let second):
             return "\(flag(for: first)) and \(flag(for: second)) cannot be used together"
         }

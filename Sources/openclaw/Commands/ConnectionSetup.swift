@@ -62,6 +62,7 @@ enum ConnectionSetup {
         options.tokenSource = resolved.tokenSource
         options.password = resolved.password?.value
         options.passwordSource = resolved.passwordSource
+        options.upgradeHeaders = resolved.upgradeHeaders
         if resolved.url.isSecure {
             options.tls = TLSClientOptions(serverName: resolved.url.host, caBundlePath: resolved.caBundlePath,
                                            pinnedSHA256: resolved.tlsFingerprint)

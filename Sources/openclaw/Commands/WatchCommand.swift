@@ -158,6 +158,7 @@ struct Watcher {
     static func code(of error: GatewayError) -> String {
         switch error {
         case .cannotConnect: return "cannot-connect"
+        case .upgradeRejected(let status, _, _): return "http-\(status)"
         case .certificateRejected: return "certificate"
         case .connectionLost(_, let closeCode): return closeCode.map { "closed-\($0)" } ?? "connection-lost"
         case .authenticationFailed(_, let shape): return shape?.detailsCode ?? shape?.code ?? "auth"
