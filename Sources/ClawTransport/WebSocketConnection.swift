@@ -109,12 +109,19 @@ public final class WebSocketConnection: @unchecked Sendable {
 
     /// Server: reads and validates the upgrade request on `stream` and answers 101.
     /// Returns the request path too. A bad request is answered with 400, the stream closed, and thrown.
+    /// `admit` sees the request head first and may answer it instead with a whole HTTP response (a
+    /// proxy's 302, say): that is written, the stream closed, and `upgradeRejected` thrown.
     package static func accept(
-        stream: ByteStream, maxMessageSize: Int = defaultMaxMessageSize, deadline: Deadline
+        stream: ByteStream, maxMessageSize: Int = defaultMaxMessageSize, deadline: Deadline,
+        admit: (HTTPHead) -> (status: Int, response: [UInt8])? = { _ in nil }
     ) throws(WebSocketError) -> (connection: WebSocketConnection, path: String) {
         let connection = WebSocketConnection(role: .server, stream: stream, maxMessageSize: maxMessageSize)
         do throws(WebSocketError) {
             let head = try connection.readHead(deadline: deadline, what: "the client's upgrade request")
+            if let refusal = admit(head) {
+                try? connection.writeRaw(refusal.response, deadline: deadline)
+                throw .upgradeRejected(httpStatus: refusal.status, statusLine: "HTTP/1.1 \(refusal.status)")
+            }
             switch WebSocketHandshake.validateRequest(head) {
             case .success(let request):
                 try connection.writeRaw(WebSocketHandshake.switchingProtocols(key: request.key), deadline: deadline)

@@ -48,6 +48,8 @@ struct SimulatorOptions: Sendable, Equatable {
     var tickMs = 30_000
     var tlsCertPath: String? = nil
     var tlsKeyPath: String? = nil
+    /// `--edge-auth NAME=VALUE`: like an identity-aware proxy, answer an upgrade without this header 302.
+    var edgeAuth: [(name: String, value: String)] = []
     var logPath: String? = nil
     var requirePairing = false
     var approvedDeviceIds: [String] = []
@@ -73,7 +75,8 @@ struct SimulatorOptions: Sendable, Equatable {
     static func == (a: SimulatorOptions, b: SimulatorOptions) -> Bool {
         a.host == b.host && a.port == b.port && a.protocolVersion == b.protocolVersion && a.token == b.token
             && a.password == b.password && a.tickMs == b.tickMs && a.tlsCertPath == b.tlsCertPath
-            && a.tlsKeyPath == b.tlsKeyPath && a.logPath == b.logPath && a.requirePairing == b.requirePairing
+            && a.tlsKeyPath == b.tlsKeyPath && a.edgeAuth.map { "\($0.name)=\($0.value)" } == b.edgeAuth.map { "\($0.name)=\($0.value)" }
+            && a.logPath == b.logPath && a.requirePairing == b.requirePairing
             && a.approvedDeviceIds == b.approvedDeviceIds && a.reply == b.reply && a.deltaMs == b.deltaMs
             && a.restartMs == b.restartMs && a.faults == b.faults && a.blastCount == b.blastCount
             && a.blastBytes == b.blastBytes && a.historyFixture?.count == b.historyFixture?.count
@@ -134,6 +137,8 @@ extension SimulatorOptions {
           --password PASSWORD      require this gateway password (instead of a token)
           --tick-ms MS             tick interval, also hello-ok.policy.tickIntervalMs (default 30000)
           --tls-cert PATH          PEM certificate: serve wss:// (needs --tls-key)
+          --edge-auth NAME=VALUE   act as an identity-aware proxy: answer an upgrade that lacks this
+                                   header (repeatable) with 302 to a login page
           --tls-key PATH           PEM private key for --tls-cert
           --log FILE               append every frame in and out as NDJSON {"dir","conn","frame"}
           --require-pairing        behave like a remote gateway: unknown devices need approval
@@ -247,6 +252,12 @@ extension SimulatorOptions {
             case "--tick-ms": options.tickMs = try integer(flag, value(flag, inline: inline), min: 1)
             case "--tls-cert": options.tlsCertPath = try value(flag, inline: inline)
             case "--tls-key": options.tlsKeyPath = try value(flag, inline: inline)
+            case "--edge-auth":
+                let text = try value(flag, inline: inline)
+                guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
+                    throw UsageError("--edge-auth: expected NAME=VALUE, got '\(text)'")
+                }
+                options.edgeAuth.append((String(text[..<equals]), String(text[text.index(after: equals)...])))
             case "--log": options.logPath = try value(flag, inline: inline)
             case "--require-pairing": options.requirePairing = true
             case "--approve":

@@ -93,7 +93,7 @@ final class ClientConnection: EventSink, @unchecked Sendable {
         }
         let maxSize = options.protocolVersion >= 4 ? GatewayVocabulary.maxPreauthPayload : GatewayVocabulary.maxPayload
         guard let (socket, _) = try? WebSocketConnection.accept(stream: stream, maxMessageSize: maxSize,
-                                                                 deadline: .after(seconds: 10)) else {
+                                                                 deadline: .after(seconds: 10), admit: admitUpgrade) else {
             writerDone.signal()
             return
         }
@@ -205,6 +205,20 @@ final class ClientConnection: EventSink, @unchecked Sendable {
     }
 
     // MARK: Writer
+
+    /// The upgrade as an identity-aware proxy in front of the gateway sees it (`--edge-auth`): logged as
+    /// `{"dir":"upgrade","conn":N,"headers":[names]}`, and answered 302 to a login page unless every
+    /// required header is there with its value.
+    private func admitUpgrade(_ head: HTTPHead) -> (status: Int, response: [UInt8])? {
+        let names = JSONValue.array(head.headers.map { .string($0.name) })
+        server.log?.record(direction: "upgrade", connection: number, frame: Array(names.compactText.utf8), isJSON: true)
+        let required = options.edgeAuth
+        guard !required.isEmpty, !required.allSatisfy({ head.value(of: $0.name) == $0.value }) else { return nil }
+        let body = "login required"
+        let response = "HTTP/1.1 302 Found\r\nLocation: https://login.example/cdn-cgi/access/login\r\n"
+            + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body
+        return (302, Array(response.utf8))
+    }
 
     private func runWriter(_ socket: WebSocketConnection) {
         defer { writerDone.signal() }
