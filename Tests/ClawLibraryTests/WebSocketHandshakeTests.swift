@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test func aNon101AnswerCarriesItsStatusLine() {
-        #expect(Self.clientError(answer: "HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\n\r\n") == .handshakeFailed("HTTP/1.1 401 Unauthorized"))
+        #expect(Self.clientError(answer: "HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\n\r\n") == .upgradeRejected(httpStatus: 401, statusLine: "HTTP/1.1 401 Unauthorized"))
         #expect(Self.clientError(answer: "SSH-2.0-OpenSSH_9.2\r\n\r\n") == .handshakeFailed("not an HTTP response: SSH-2.0-OpenSSH_9.2"))
     }
 

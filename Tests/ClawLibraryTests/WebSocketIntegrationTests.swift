@@ -82,7 +82,7 @@ import Testing
         #expect(serverError == nil)
     }
 
-    @Test func nonUpgradeAnswerBecomesHandshakeFailedWithTheStatusLine() throws {
+    @Test func nonUpgradeAnswerBecomesUpgradeRejectedWithTheStatusLine() throws {
         let listener = try TCPListener(host: "127.0.0.1", port: 0)
         defer { listener.close() }
         let server = BackgroundThread { () -> Bool in
@@ -95,7 +95,7 @@ import Testing
             return true
         }
         let url = try #require(WebSocketURL("ws://127.0.0.1:\(listener.port)/"))
-        #expect(throws: WebSocketError.handshakeFailed("HTTP/1.1 404 Not Found")) {
+        #expect(throws: WebSocketError.upgradeRejected(httpStatus: 404, statusLine: "HTTP/1.1 404 Not Found")) {
             _ = try WebSocketConnection.connect(url: url, deadline: .after(seconds: 10))
         }
         #expect(try server.wait())

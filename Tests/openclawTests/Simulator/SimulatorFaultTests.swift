@@ -172,7 +172,11 @@ import ClawJSON
         let sim = try SimulatorProcess()
         let client = try TestGatewayClient.connected(sim)
         _ = try client.call("health")
-        let entries = sim.logEntries()
+        let all = sim.logEntries()
+        // The first line is the upgrade request's header names, then the frames.
+        #expect(all.first?["dir"]?.stringValue == "upgrade")
+        #expect(all.first?["frame"]?.arrayValue?.compactMap(\.stringValue).contains("Sec-WebSocket-Key") == true)
+        let entries = all.filter { $0["dir"]?.stringValue != "upgrade" }
         #expect(entries.first?.objectValue?.keys == ["dir", "conn", "frame"])
         #expect(entries.first?["dir"]?.stringValue == "out")
         #expect(entries.first?["conn"]?.intValue == 1)

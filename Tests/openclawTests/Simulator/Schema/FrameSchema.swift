@@ -20,7 +20,8 @@ struct FrameSchema {
         var methods: [String: String] = [:]  // "conn/id" -> method
         var problems: [String] = []
         for entry in entries {
-            guard let frame = entry["frame"], let conn = entry["conn"]?.intValue else { continue }
+            // Frames only: the "upgrade" lines list the upgrade request's header names.
+            guard entry["dir"]?.stringValue != "upgrade", let frame = entry["frame"], let conn = entry["conn"]?.intValue else { continue }
             if entry["dir"]?.stringValue == "in" {
                 if let id = frame["id"]?.stringValue, let method = frame["method"]?.stringValue { methods["\(conn)/\(id)"] = method }
                 continue
