@@ -49,6 +49,7 @@ public enum ConnectionResolver {
         guard PlaintextWebSocketPolicy.allows(url, environment: environment) else {
             throw .insecureWebSocket(url: redactUserInfo(urlText), source: urlSource)
         }
+        let sshRoute = try SSHRoute.resolve(config: config, choice: choice, url: url, environment: environment, profile: profile)
 
         // Credentials.
         let credentials = try resolveCredentials(
@@ -79,7 +80,8 @@ public enum ConnectionResolver {
             authMode: try config.string("gateway", "auth", "mode", environment: environment),
             stateDirectory: stateDirectory, configPath: configPath,
             profile: profile,
-            bindMode: try config.string("gateway", "bind", environment: environment))
+            bindMode: try config.string("gateway", "bind", environment: environment),
+            sshRoute: sshRoute)
     }
 
     enum URLOverride { case cli, environment }
