@@ -185,6 +185,10 @@ public final class SSHTunnel {
     /// same path and query (so `Host` names the local end, as the official client's does), TLS keeps the
     /// configured host as the name to check, and device tokens are filed under the route's scope.
     public func sessionOptions(_ options: SessionOptions) -> SessionOptions {
+        Self.tunnelledOptions(options, route: route, localPort: localPort)
+    }
+
+    static func tunnelledOptions(_ options: SessionOptions, route: SSHRoute, localPort: Int) -> SessionOptions {
         var through = options
         let configured = options.url
         if configured.isSecure && through.tls == nil { through.tls = TLSClientOptions(serverName: configured.host) }
