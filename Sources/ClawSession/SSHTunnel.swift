@@ -101,6 +101,7 @@ public final class SSHTunnel {
             stop()
             return failure
         }
+        var someoneElseListens = false
         while true {
             readErrorOutput()
             if let end = process.checkTermination() {
@@ -113,13 +114,19 @@ public final class SSHTunnel {
                 return
             case .notListening:
                 break
-            case .foreign, .unknown:
-                // ssh may have just died, taking its sockets with it: say so rather than blame another listener.
+            case .foreign(let sshListens):
+                // Another process took the port. Beside ssh's own listener: fail now. Before ssh bound it:
+                // ssh fails its bind and exits (ExitOnForwardFailure) with its own reason, which says more.
+                if sshListens { throw fail(.listenerNotOwned(port: localPort, errorLines: errorLines)) }
+                someoneElseListens = true
+            case .unknown:
+                // ssh may have just died, taking its sockets with it: say so rather than fail to tell.
                 if process.wait(until: .after(seconds: 0.05)) != nil { continue }
                 throw fail(.listenerNotOwned(port: localPort, errorLines: errorLines))
             }
             if limit.hasPassed {
-                throw fail(deadline.hasPassed ? .timedOut(errorLines: errorLines)
+                if deadline.hasPassed { throw fail(.timedOut(errorLines: errorLines)) }
+                throw fail(someoneElseListens ? .listenerNotOwned(port: localPort, errorLines: errorLines)
                            : .notListening(port: localPort, limitSeconds: limitSeconds, errorLines: errorLines))
             }
             let descriptors = [process.standardError, interruptDescriptor ?? -1]

@@ -10,8 +10,8 @@ public enum SocketOwnership {
         case notListening
         /// Every listener on the port is a socket the process holds.
         case owned
-        /// Something else listens on the port too (or instead).
-        case foreign
+        /// Something else listens on the port, besides the process (`ownerListening`) or instead of it.
+        case foreign(ownerListening: Bool)
         /// `/proc` could not be read, so ownership cannot be told.
         case unknown
     }
@@ -21,7 +21,8 @@ public enum SocketOwnership {
         guard let listening = listeningInodes(port: port) else { return .unknown }
         if listening.isEmpty { return .notListening }
         guard let held = socketInodes(process: pid) else { return .unknown }
-        return listening.allSatisfy(held.contains) ? .owned : .foreign
+        let owned = listening.filter(held.contains).count
+        return owned == listening.count ? .owned : .foreign(ownerListening: owned > 0)
     }
 
     /// Inodes of the sockets in LISTEN state on local `port`; nil when neither table can be read.
