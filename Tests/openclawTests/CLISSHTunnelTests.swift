@@ -13,7 +13,7 @@ import ClawSystem
         static let token = GatewayFixture.token
         let sshd: SSHServer
         let simulator: SimulatorProcess
-        let cli = CLIEnvironment()
+        var cli = CLIEnvironment()
 
         init(simulator arguments: [String] = []) throws {
             sshd = try SSHServer()
@@ -104,6 +104,26 @@ import ClawSystem
         // The gateway was reached through sshd's forward, logged in with the configured key.
         #expect(tunnel.forwardsToGateway == 1, "\(tunnel.sshd.log.suffix(3000))")
         #expect(tunnel.sshd.log.contains("Accepted publickey for \(tunnel.sshd.user)"))
+        #expect(tunnel.sshLeft.isEmpty)
+    }
+
+    @Test func theReadmesExampleWorksAsWritten() throws {
+        // README "Remote gateways" → "Over SSH": its config, with this test's host, port and key put in.
+        let readme = try String(contentsOf: ReadmeRecipeTests.readme, encoding: .utf8)
+        let section = try #require(readme.components(separatedBy: "\n### Over SSH\n").dropFirst().first)
+        let block = try #require(section.components(separatedBy: "```json5\n").dropFirst().first?.components(separatedBy: "\n```").first)
+        let tunnel = try Tunnel()
+        let config = block
+            .replacingOccurrences(of: "127.0.0.1:18789", with: "127.0.0.1:\(tunnel.simulator.port)")
+            .replacingOccurrences(of: "me@gateway.example.net", with: tunnel.sshd.target)
+            .replacingOccurrences(of: "~/.ssh/id_ed25519", with: tunnel.sshd.clientKey)
+        #expect(config != block)
+        try config.write(to: tunnel.cli.stateDirectory.appendingPathComponent("openclaw.json"), atomically: true, encoding: .utf8)
+        var withToken = tunnel
+        withToken.cli.variables["OPENCLAW_GATEWAY_TOKEN"] = Tunnel.token
+        let result = try withToken.run(["history", "-n", "5", "-o", "text"])
+        #expect(result.status == 0, "\(result.stderr)\n\(config)")
+        #expect(tunnel.forwardsToGateway == 1)
         #expect(tunnel.sshLeft.isEmpty)
     }
 
