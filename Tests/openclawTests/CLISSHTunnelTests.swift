@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ClawSystem
+import ClawCrypto
 
 /// `gateway.remote.transport: "ssh"` end to end: the built `openclaw` opens its own `ssh -N -L` through a
 /// real `sshd` on loopback to the simulator, with a config written the official way. ssh reads
@@ -160,6 +161,16 @@ import ClawSystem
         let open = try tunnel.run(["history"])
         #expect(open.status == 0, "\(open.stderr)")
         #expect(tunnel.requests("chat.history") == 1)
+    }
+
+    @Test func deviceTokensAreFiledUnderTheRoutesScopeNotTheLocalPort() throws {
+        let tunnel = try Tunnel()
+        let database = try OfficialStateDatabase(stateDirectory: tunnel.cli.stateDirectory)
+        let result = try tunnel.run(["history"])
+        #expect(result.status == 0, "\(result.stderr)")
+        // As the official client: "remote:ssh:" + SHA-256 of "TARGET:gateway-port:REMOTEPORT".
+        let scope = "remote:ssh:" + Hex.encode(Digest.sha256(Array("\(tunnel.sshd.target):gateway-port:\(tunnel.simulator.port)".utf8)))
+        #expect(try database.query("SELECT gateway_scope, role FROM gateway_origin_device_tokens") == [[scope, "operator"]])
     }
 
     // MARK: failures: one line, the right status, nothing left running
