@@ -140,6 +140,28 @@ import ClawCrypto
         #expect(tunnel.sshLeft.isEmpty)
     }
 
+    @Test func wssThroughTheTunnelChecksTheConfiguredHostName() throws {
+        // A certificate for the name "localhost" only: the tunnel's local end is dialled as 127.0.0.1,
+        // and the certificate must still be checked against the configured URL's host.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cert = directory.appendingPathComponent("cert.pem").path, key = directory.appendingPathComponent("key.pem").path
+        try CLITLSTests.Certificate.openssl(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                                            "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost",
+                                            "-days", "2", "-keyout", key, "-out", cert])
+        let tunnel = try Tunnel(simulator: ["--tls-cert", cert, "--tls-key", key])
+        try tunnel.configure(["url": "wss://localhost:\(tunnel.simulator.port)"])
+        let result = try tunnel.run(["history", "--cacert", cert])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(tunnel.forwardsToGateway == 1)
+        // The same certificate is refused for the address the tunnel is dialled at.
+        let direct = try tunnel.cli.run(["history", "--cacert", cert, "--url", "wss://127.0.0.1:\(tunnel.simulator.port)",
+                                         "--token", Tunnel.token])
+        #expect(direct.status == 3 && direct.stderr.contains("another name"), "\(direct.stderr)")
+        #expect(tunnel.sshLeft.isEmpty)
+    }
+
     @Test func aTakenConfiguredPortFallsBackToOneTheKernelPicks() throws {
         let tunnel = try Tunnel()
         let taken = try HeldPort()
