@@ -37,6 +37,9 @@ public struct SessionOptions: Sendable {
     public var isStrict = false
     /// Sign the v3 payload instead of v2 (v2 is accepted by every gateway generation).
     public var signsV3Payload = false
+    /// Reach the gateway through this SSH tunnel route. `GatewaySession.open` dials `url` as it is: the
+    /// caller opens the tunnel first (`SSHTunnel.open`) and connects with `tunnel.sessionOptions(self)`.
+    public var sshRoute: SSHRoute?
     /// Receives every frame sent and received, already redacted (`--trace`).
     public var tracer: (@Sendable (TraceDirection, JSONValue) -> Void)?
 

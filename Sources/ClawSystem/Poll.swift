@@ -19,6 +19,23 @@ public enum Poll {
         }
     }
 
+    /// Waits until any of `fds` reports `events` (or an error/hang-up), or `deadline` passes; returns
+    /// those that did (empty on timeout). A negative descriptor is left out, as `poll(2)` does.
+    public static func waitAny(_ fds: [Int32], events: Int16, deadline: Deadline) throws(TransportError) -> [Int32] {
+        var entries = fds.map { pollfd(fd: $0, events: events, revents: 0) }
+        while true {
+            let result = entries.withUnsafeMutableBufferPointer { Glibc.poll($0.baseAddress, nfds_t($0.count), deadline.pollTimeout) }
+            if result > 0 { return entries.filter { $0.revents != 0 }.map(\.fd) }
+            if result == 0 {
+                if deadline.hasPassed { return [] }
+                continue
+            }
+            let code = errno
+            if code == EINTR { continue }
+            throw .io("poll failed: \(systemErrorText(code))")
+        }
+    }
+
     public static let readable = Int16(POLLIN)
     public static let writable = Int16(POLLOUT)
 }

@@ -67,4 +67,7 @@ public struct ResolvedConnection: Sendable, Equatable {
     public var upgradeHeaders: [UpgradeHeader] = []
     /// `gateway.bind` from the config, if set (how the local gateway listens; shown in messages).
     public var bindMode: String? = nil
+    /// Set when the gateway is reached through an SSH tunnel (`gateway.remote.transport`, `sshTarget`):
+    /// `url` is then the configured loopback URL, whose host and path the tunnelled connection keeps.
+    public var sshRoute: SSHRoute? = nil
 }

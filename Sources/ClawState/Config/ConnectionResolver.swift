@@ -49,6 +49,7 @@ public enum ConnectionResolver {
         guard PlaintextWebSocketPolicy.allows(url, environment: environment) else {
             throw .insecureWebSocket(url: redactUserInfo(urlText), source: urlSource)
         }
+        let sshRoute = try SSHRoute.resolve(config: config, choice: choice, url: url, environment: environment, profile: profile)
 
         // Credentials.
         let credentials = try resolveCredentials(
@@ -93,7 +94,8 @@ public enum ConnectionResolver {
             stateDirectory: stateDirectory, configPath: configPath,
             profile: profile,
             upgradeHeaders: upgradeHeaders,
-            bindMode: try config.string("gateway", "bind", environment: environment))
+            bindMode: try config.string("gateway", "bind", environment: environment),
+            sshRoute: sshRoute)
     }
 
     enum URLOverride { case cli, environment }

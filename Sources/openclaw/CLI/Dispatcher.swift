@@ -24,6 +24,7 @@ enum Dispatcher {
         }
         console = console.quieted(invocation.options.global.quiet)
         let context = CommandContext(invocation: invocation, environment: environment, console: console, signals: signals)
+        defer { context.sshTunnels.stopAll() }  // on every path: no ssh outlives the command
         do {
             try dispatch(context)
             try console.flushOutput()
@@ -37,7 +38,7 @@ enum Dispatcher {
         } catch {
             _ = console.out.flush()
             reportSkippedFrames(context)
-            let failure = FailureMessages.failure(for: error)
+            let failure = FailureMessages.failure(for: context.sshTunnels.explain(error))
             console.error(failure.message)
             return failure.status
         }

@@ -19,6 +19,8 @@ struct CommandContext {
     /// The deadline for the whole command (`--timeout`, else the command's default).
     let deadline: Deadline
     let timeoutSeconds: Double
+    /// The SSH tunnels this command opens (`gateway.remote.transport` ssh); the dispatcher stops them.
+    let sshTunnels = SSHTunnels()
 
     init(invocation: Invocation, environment: Environment, console: Console, signals: SignalWatcher, clock: Clock = .system) {
         command = invocation.command
@@ -60,6 +62,7 @@ struct CommandContext {
     /// that is still starting (`UNAVAILABLE`, retryable, `retryAfterMs`) is asked again after the
     /// time it names, as long as that fits in `--connect-timeout`; a signal ends the wait.
     func connect(_ options: SessionOptions, deadline: Deadline? = nil) throws -> GatewaySession {
+        if options.sshRoute != nil { return try sshTunnels.connect(options, deadline: deadline, context: self) }
         let connectDeadline = min(deadline ?? self.deadline, .after(seconds: options.connectTimeout))
         var session: GatewaySession
         while true {

@@ -75,6 +75,7 @@ enum ConnectionSetup {
         }
         if let seconds = global.connectTimeout { options.connectTimeout = seconds }
         options.isStrict = global.strict
+        options.sshRoute = resolved.sshRoute
         // The gateway sends tool events only to connections that ask; send's text mode shows them as progress.
         if context.command.name == "send" && (context.options.send.agentEvents || context.format == .text) {
             options.capabilities = ["tool-events"]

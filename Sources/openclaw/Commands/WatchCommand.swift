@@ -110,6 +110,8 @@ struct Watcher {
                         "code": .string(Self.code(of: error)), "message": .string(reason)])
                 try pause(delay)
                 continue
+            } catch let failure as CommandFailure where failure.status == .interrupted || failure.status == .terminated {
+                try finish()  // a signal while connecting (an SSH tunnel opening, a starting gateway): as anywhere else
             }
             let hello = session.hello
             if everConnected {
@@ -122,7 +124,7 @@ struct Watcher {
             }
             restartDelay = nil
             let connectedAt = Deadline.now
-            let lost = try follow(session, isReconnect: everConnected)
+            let lost = context.sshTunnels.explain(try follow(session, isReconnect: everConnected))
             everConnected = true
             guard reconnects else { throw lost }
             let healthy = Deadline.now.nanoseconds - connectedAt.nanoseconds >= UInt64(Self.healthyAfter(hello) * 1e9)

@@ -1,0 +1,72 @@
+import ClawSystem
+import ClawState
+import ClawSession
+
+/// The words for SSH tunnel failures (`SSHTunnelFailure`); ssh's own stderr lines are quoted.
+extension FailureMessages {
+    static func sentence(for failure: SSHTunnelFailure, route: SSHRoute) -> String {
+        let tunnel = "SSH tunnel to \(route.target)"
+        let said = failure.errorLines.isEmpty ? "" : ": " + joined(failure.errorLines)
+        switch failure {
+        case .clientNotFound(let searched):
+            return "the gateway is reached through SSH (gateway.remote.sshTarget), but no trusted ssh client is installed"
+                + " (looked for \(searched.joined(separator: ", ")), owned by root); install the OpenSSH client,"
+                + " or set gateway.remote.transport to \"direct\" and open the tunnel yourself"
+        case .cannotStart(let executable, let error):
+            return "cannot start \(executable) for the \(tunnel): \(error)"
+        case .noLocalPort(let error):
+            return "\(tunnel): no local port on 127.0.0.1 for the forward: \(error)"
+        case .exited(let end, _):
+            return "\(tunnel) failed: ssh \(describe(end))\(said)" + hint(for: failure, route: route)
+        case .notListening(let port, let limit, _):
+            return "\(tunnel) failed: ssh did not start listening on 127.0.0.1:\(port) within \(formatSeconds(limit)) s\(said)"
+                + hint(for: failure, route: route)
+        case .listenerNotOwned(let port, _):
+            return "\(tunnel) failed: cannot verify that the listener on 127.0.0.1:\(port) is ssh's own"
+                + " (another process listens on that port too)\(said)"
+        case .timedOut:
+            return "timed out opening the \(tunnel)\(said)"
+        case .interrupted:
+            return "interrupted while opening the \(tunnel)"
+        }
+    }
+
+    /// What to do about a refusal ssh reported.
+    private static func hint(for failure: SSHTunnelFailure, route: SSHRoute) -> String {
+        let login = "ssh" + (route.target.port.map { " -p \($0)" } ?? "") + " " + route.target.destination
+        switch failure.refusal {
+        case .hostKey:
+            return " (the host key of \(route.target.host) is not known here, or has changed: run `\(login)` once to check"
+                + " and record it, or set gateway.remote.sshHostKeyPolicy to \"openssh\" to let your ssh configuration decide)"
+        case .authentication:
+            return " (ssh could not log in: check gateway.remote.sshIdentity"
+                + " and that its public key is in ~/.ssh/authorized_keys on \(route.target.host))"
+        case nil:
+            return ""
+        }
+    }
+
+    /// A tunnel that ended while its connection was in use.
+    static func tunnelClosed(_ tunnel: SSHTunnel, _ end: Subprocess.Termination) -> String {
+        let lines = tunnel.laterErrorLines
+        return "the SSH tunnel to \(tunnel.route.target) closed (ssh \(describe(end))\(lines.isEmpty ? "" : ": " + joined(lines)))"
+    }
+
+    /// ssh's stderr lines as one line (the last 8 at most): a line that ends a sentence is followed by a
+    /// space, any other by "; ".
+    static func joined(_ lines: [String]) -> String {
+        var text = ""
+        for line in lines.count > 8 ? ["…"] + lines.suffix(8) : lines {
+            if !text.isEmpty { text += text.hasSuffix(".") ? " " : "; " }
+            text += line
+        }
+        return text
+    }
+
+    private static func describe(_ end: Subprocess.Termination) -> String {
+        switch end {
+        case .exited(let code): return "exited with code \(code)"
+        case .signalled(let signal): return "was killed by signal \(signal)"
+        }
+    }
+}
