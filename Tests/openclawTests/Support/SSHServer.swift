@@ -162,7 +162,7 @@ final class HeldPort: @unchecked Sendable {
 
     /// Listens on `port` (0: one the kernel picks).
     init(_ port: Int = 0) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var one: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
@@ -185,7 +185,7 @@ final class HeldPort: @unchecked Sendable {
 
     /// Listens on `[::1]:port` (IPv6 loopback, which 127.0.0.1's listeners do not conflict with).
     init(ipv6Port port: Int) throws {
-        let fd = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET6, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var address = sockaddr_in6()
         address.sin6_family = sa_family_t(AF_INET6)
         address.sin6_port = in_port_t(UInt16(port).bigEndian)
@@ -235,8 +235,9 @@ final class PortGrabbingRelay: @unchecked Sendable {
             while true {
                 let client = accept(listening, nil, nil)
                 guard client >= 0 else { return }
+                _ = fcntl(client, F_SETFD, FD_CLOEXEC)
                 guard let taken = try? HeldPort(grab) else { close(client); continue }
-                let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+                let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
                 state.keep(taken, [client, server])
                 var address = sockaddr_in()
                 address.sin_family = sa_family_t(AF_INET)
@@ -260,7 +261,8 @@ final class PortGrabbingRelay: @unchecked Sendable {
     }
 }
 
-/// Copies bytes until the source ends, then half-closes the destination.
+/// Copies bytes until the source ends, then half-closes the destination. `send(MSG_NOSIGNAL)`: a peer
+/// that went away (ssh exits when its forward fails) must not raise SIGPIPE, which ends the test process.
 private func copy(from source: Int32, to destination: Int32) {
     var buffer = [UInt8](repeating: 0, count: 16384)
     while true {
@@ -268,7 +270,7 @@ private func copy(from source: Int32, to destination: Int32) {
         if count <= 0 { break }
         var offset = 0
         while offset < count {
-            let written = buffer[offset..<count].withUnsafeBytes { write(destination, $0.baseAddress, $0.count) }
+            let written = buffer[offset..<count].withUnsafeBytes { send(destination, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if written <= 0 { shutdown(source, Int32(SHUT_RDWR)); return }
             offset += written
         }
