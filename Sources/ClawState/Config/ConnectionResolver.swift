@@ -69,7 +69,7 @@ public enum ConnectionResolver {
             let source = SettingSource.configKey("gateway.remote.tlsFingerprint", path: configPath)
             fingerprintSource = source
             fingerprint = try parseFingerprint(text, source: source)
-        } else if url.isSecure, choice.override == nil, !isRemote, config.value("gateway", "tls", "enabled")?.boolValue == true {
+        } else if url.isSecure, choice.override == nil, !isRemote, try config.bool("gateway", "tls", "enabled") == true {
             let certificate = try config.string("gateway", "tls", "certPath", environment: environment)
                 .map { StatePaths.expandUser($0, environment: environment) }
                 ?? Paths.join(stateDirectory, "gateway", "tls", "gateway-cert.pem")

@@ -16,7 +16,13 @@ struct Invocation {
 /// bundled short flags (`-qs main`), `--` to end options, and repeatable flags.
 enum ArgumentParser {
     static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
-        let command = try findCommand(arguments)
+        try parse(arguments, commandWord: leadingWords(arguments, limit: 1).first)
+    }
+
+    /// `commandWord`: the first of `leadingWords`, when the caller already has them (the dispatcher
+    /// reads them once, to decide first whether the command is the official CLI's).
+    static func parse(_ arguments: [String], commandWord: String?) throws(UsageError) -> Invocation {
+        let command = try findCommand(commandWord, in: arguments)
         var invocation = Invocation(command: command)
         let known = CommandTable.flags(for: command)
         var index = 0
@@ -79,8 +85,8 @@ enum ArgumentParser {
 
     /// Finds the command word: the first positional, skipping flags and their values.
     /// No command at all means `help`.
-    private static func findCommand(_ arguments: [String]) throws(UsageError) -> CommandSpec {
-        if let word = leadingWords(arguments, limit: 1).first {
+    private static func findCommand(_ commandWord: String?, in arguments: [String]) throws(UsageError) -> CommandSpec {
+        if let word = commandWord {
             if let command = CommandTable.command(named: word) { return command }
             let names = CommandTable.commands.filter { !$0.hidden }.map(\.name)
             let hint = closestMatch(to: word, in: names).map { " (did you mean '\($0)'?)" } ?? ""
@@ -95,8 +101,8 @@ enum ArgumentParser {
     /// The command word when it belongs to the official OpenClaw CLI: any word we have no command
     /// for, `gateway` unless its subcommand is `call` (the one we answer), and `help` for one of the
     /// official CLI's commands. Nil for ours, and when there is no command word at all.
-    static func officialCommand(_ arguments: [String]) -> String? {
-        let words = leadingWords(arguments, limit: 2)
+    /// `words`: `leadingWords(arguments, limit: 2)`.
+    static func officialCommand(words: [String]) -> String? {
         guard let word = words.first else { return nil }
         if word == "help", let topic = words.dropFirst().first, CommandTable.command(named: topic) == nil,
            OfficialCommands.contains(topic) {

@@ -6,7 +6,8 @@ enum Dispatcher {
     static func run(_ arguments: [String]) -> ExitStatus {
         // Before anything else (signal dispositions and masks survive exec): a command of the
         // official CLI runs that CLI in place of this process.
-        if let word = ArgumentParser.officialCommand(arguments) {
+        let words = ArgumentParser.leadingWords(arguments, limit: 2)
+        if let word = ArgumentParser.officialCommand(words: words) {
             let failure = OfficialCLI.handOver(arguments, command: word, environment: Environment.current())
             // With no official CLI, a word it does not have either is reported as our typo (below).
             if !(failure.isNotFound && !OfficialCommands.contains(word)) {
@@ -18,7 +19,7 @@ enum Dispatcher {
         let environment = Environment.current()
         var console = Console.standard()
         let invocation: Invocation
-        do { invocation = try ArgumentParser.parse(arguments) } catch {
+        do { invocation = try ArgumentParser.parse(arguments, commandWord: words.first) } catch {
             console.error(error.message)
             return .usage
         }

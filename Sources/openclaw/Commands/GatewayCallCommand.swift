@@ -65,7 +65,7 @@ enum GatewayCallCommand {
             throw report(context, "Gateway call failed: Error: \(failure.message)")
         }
         if let error = response.error {
-            let message = TextTrim.trimmed(error.message).isEmpty ? "gateway request failed" : TextTrim.trimmed(error.message)
+            let message = TextTrim.nonEmpty(error.message) ?? "gateway request failed"
             if options.json {
                 var body: JSONObject = ["type": "gateway_request_error", "code": .string(error.code), "message": .string(message)]
                 if let details = error.details { body["details"] = details }

@@ -11,7 +11,7 @@ enum HistoryExport {
         let pageSize = context.options.history.limit ?? 1000
         let session = try context.openSession()
         defer { session.close() }
-        let spill = try SpillFile()
+        let spill = try SpillFile(environment: context.environment)
         var offset = 0
         var failure: Error? = nil
         var pagingSeen = false

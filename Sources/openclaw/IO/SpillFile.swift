@@ -10,8 +10,9 @@ final class SpillFile {
     /// Where each record is.
     private(set) var records: [(offset: Int, count: Int)] = []
 
-    init() throws {
-        let directory = Environment.current()["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+    /// `environment`: the command's (its `TMPDIR`), not a second read of the process environment.
+    init(environment: Environment) throws {
+        let directory = TextTrim.nonEmpty(environment["TMPDIR"]) ?? "/tmp"
         var template = Array((directory + "/openclaw-spill-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {
