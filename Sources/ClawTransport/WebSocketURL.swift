@@ -76,7 +76,11 @@ public struct WebSocketURL: Sendable, Equatable, CustomStringConvertible {
         return isDefaultPort ? bracketed : "\(bracketed):\(port)"
     }
 
-    public var description: String { (isSecure ? "wss://" : "ws://") + hostHeader + path }
+    /// For people: a query, which may carry a credential (`?token=…`), is shown as `?<redacted>`.
+    public var description: String {
+        let shown = path.firstIndex(of: "?").map { path[..<$0] + "?<redacted>" } ?? Substring(path)
+        return (isSecure ? "wss://" : "ws://") + hostHeader + shown
+    }
 
     private static func lower(_ c: UInt8) -> UInt8 { c >= 65 && c <= 90 ? c + 32 : c }
     private static func isHexDigit(_ c: UInt8) -> Bool {

@@ -168,6 +168,33 @@ import ClawTransport
         #expect(Self.waitUntilGone(started))
     }
 
+    /// A signal while the winning ref's provider runs ends the command: the environment's token is not
+    /// used instead, and no other provider is started.
+    @Test func aSignalDuringAProviderIsNotAFailedRefToFallBackFrom() throws {
+        let (simulator, cli) = try setUp()
+        let pids = cli.home.appendingPathComponent("pids").path
+        let script = try writeFile(cli, "bin/slow-secret", "#!/bin/sh\necho $$ >> \"\(pids)\"\nexec sleep 60\n", mode: 0o700)
+        try writeConfig(cli, """
+            { secrets: { providers: { vault: { source: 'exec', command: '\(script)', timeoutMs: 60000 } } },
+              gateway: { mode: 'remote', remote: { url: 'ws://127.0.0.1:\(simulator.port)',
+                         token: { source: 'exec', provider: 'vault', id: 'token' },
+                         password: { source: 'exec', provider: 'vault', id: 'password' } } } }
+            """)
+        var withEnvironmentToken = cli
+        withEnvironmentToken.variables["OPENCLAW_GATEWAY_TOKEN"] = Self.token
+        let process = try withEnvironmentToken.start(["history"])
+        let deadline = Date().addingTimeInterval(20)
+        while Self.pids(in: pids).isEmpty && Date() < deadline { usleep(10_000) }
+        #expect(Self.pids(in: pids).count == 1)
+        process.send(signal: SIGTERM)
+        let result = process.finish()
+        #expect(result.status == 143, "\(result.stderr)")
+        #expect(result.stderr.contains("interrupted while secret provider \"vault\" (exec) ran"), "\(result.stderr)")
+        #expect(Self.pids(in: pids).count == 1, "a second provider started after the signal")
+        #expect(sentTokens(simulator).isEmpty, "the command connected after the signal")
+        #expect(Self.waitUntilGone(Self.pids(in: pids)))
+    }
+
     @Test func badExecCommandsAreRefusedWithTheirReason() throws {
         let (simulator, cli) = try setUp()
         let script = try writeFile(cli, "bin/shared-secret", "#!/bin/sh\necho '{}'\n", mode: 0o777)

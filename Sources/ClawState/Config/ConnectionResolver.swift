@@ -16,14 +16,12 @@ import ClawTransport
 //   The placeholder token "change-me-to-a-long-random-token" counts as unset in local mode.
 //   Legacy `CLAWDBOT_*` / `MOLTBOT_*` variables are ignored.
 // - TLS pin (`resolveGatewayTlsFingerprint`): --tls-fingerprint, else gateway.remote.tlsFingerprint in remote
-//   mode unless the URL came from --url.
-// Differences: the official CLI refuses a URL override without explicit credentials; this resolver returns
-// no credentials and sets `urlIsOverride` so the caller does not fall back to a stored device token. It does
-// not compute the local gateway's own certificate fingerprint (gateway.tls.certPath); pass --tls-fingerprint.
+//   mode unless the URL came from --url, else for a local wss:// gateway its own gateway.tls.certPath.
+// Difference: the official CLI refuses a URL override without explicit credentials; this resolver returns
+// no credentials and sets `urlIsOverride` so the caller does not fall back to a stored device token.
 
 /// Turns command-line flags, the environment and the OpenClaw config file into one connection target.
 public enum ConnectionResolver {
-    static let placeholderToken = "change-me-to-a-long-random-token"
     public static let defaultPort = 18789
 
     /// `interruptDescriptor` (a signal's self-pipe) stops an `exec` secret provider's command early.
@@ -249,10 +247,12 @@ public enum ConnectionResolver {
             if chars[i] == ":" && chars[i + 1] == "/" && chars[i + 2] == "/" { schemeEnd = i + 3; break }
             i += 1
         }
-        guard let start = schemeEnd else { return url }
+        // A query or fragment may carry a credential too (`?token=…`).
+        let shown = chars.firstIndex { $0 == "?" || $0 == "#" }.map { Array(chars[..<$0]) + Array("?<redacted>") } ?? chars
+        guard let start = schemeEnd else { return String(shown) }
         var end = start
-        while end < chars.count && chars[end] != "/" && chars[end] != "?" && chars[end] != "#" { end += 1 }
-        guard let at = chars[start..<end].lastIndex(of: "@") else { return url }
-        return String(chars[..<start]) + "<redacted>@" + String(chars[(at + 1)...])
+        while end < shown.count && shown[end] != "/" && shown[end] != "?" { end += 1 }
+        guard let at = shown[start..<end].lastIndex(of: "@") else { return String(shown) }
+        return String(shown[..<start]) + "<redacted>@" + String(shown[(at + 1)...])
     }
 }

@@ -129,6 +129,8 @@ struct CredentialSelection {
                 slots[path] = .resolved(value)
                 return .value(value)
             } catch {
+                // A signal ends the selection: no other provider starts, no fallback credential is used.
+                if case .secretResolutionInterrupted = error { throw error }
                 slots[path] = .failed(error)
                 return .unresolvedRef
             }

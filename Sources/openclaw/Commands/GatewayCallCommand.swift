@@ -41,7 +41,7 @@ enum GatewayCallCommand {
 
         let deadline = Deadline.after(seconds: Double(timeoutMs) / 1000)
         let resolved = try ConnectionSetup.resolve(for: context)
-        let target = GatewayTarget(resolved, typedURL: resolved.urlSource == .option(.url) ? context.global.url : nil)
+        let target = GatewayTarget(resolved)
         var dispatched = false
         let response: GatewayFrame
         do {
@@ -114,10 +114,10 @@ struct GatewayTarget {
     /// `Bind: MODE`, only for the configured local gateway.
     let bindLine: String?
 
-    /// `typedURL`: `--url` as given, which the official CLI shows unchanged.
-    init(_ resolved: ResolvedConnection, typedURL: String?) {
+    init(_ resolved: ResolvedConnection) {
+        // As the official CLI shows it: no trailing `/` for a bare path; a query redacted.
         let text = resolved.url.description
-        url = typedURL.map(TextTrim.trimmed) ?? (resolved.url.path == "/" && text.hasSuffix("/") ? String(text.dropLast()) : text)
+        url = resolved.url.path == "/" && text.hasSuffix("/") ? String(text.dropLast()) : text
         hostPort = "\(resolved.url.host):\(resolved.url.port)"
         switch resolved.urlSource {
         case .option: source = "cli --url"
