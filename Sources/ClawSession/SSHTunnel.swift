@@ -51,7 +51,11 @@ public final class SSHTunnel {
         guard let executable = SSHClient.locate(in: clientLocations) else { throw .clientNotFound(searched: clientLocations) }
         let localPort = try chooseLocalPort(preferred: preferredLocalPort)
         let arguments = arguments(route: route, localPort: localPort)
-        var configuration = Subprocess.Configuration(executable: executable, arguments: arguments, environment: environment.values)
+        // The gateway's own credentials stay here: ssh hands its environment to ProxyCommand,
+        // KnownHostsCommand and (SendEnv) the remote host.
+        var childEnvironment = environment.values
+        for name in ["OPENCLAW_GATEWAY_TOKEN", "OPENCLAW_GATEWAY_PASSWORD"] { childEnvironment[name] = nil }
+        var configuration = Subprocess.Configuration(executable: executable, arguments: arguments, environment: childEnvironment)
         configuration.standardError = .pipe
         let process: Subprocess
         do { process = try Subprocess.spawn(configuration) } catch {
@@ -184,7 +188,8 @@ public final class SSHTunnel {
         guard !isStopped else { return }
         isStopped = true
         readErrorOutput()
-        process.terminate(grace: grace)
+        // Already reaped: its process group number may belong to someone else now (ssh -N starts no children).
+        if process.checkTermination() == nil { process.terminate(grace: grace) }
         process.closeStandardError()
     }
 

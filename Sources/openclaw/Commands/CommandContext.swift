@@ -62,7 +62,7 @@ struct CommandContext {
     /// that is still starting (`UNAVAILABLE`, retryable, `retryAfterMs`) is asked again after the
     /// time it names, as long as that fits in `--connect-timeout`; a signal ends the wait.
     func connect(_ options: SessionOptions, deadline: Deadline? = nil) throws -> GatewaySession {
-        if options.sshRoute != nil { return try sshTunnels.connect(options, deadline: deadline, context: self) }
+        if let route = options.sshRoute { return try sshTunnels.connect(options, route: route, deadline: deadline, context: self) }
         let connectDeadline = min(deadline ?? self.deadline, .after(seconds: options.connectTimeout))
         var session: GatewaySession
         while true {

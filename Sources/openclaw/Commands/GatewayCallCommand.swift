@@ -82,7 +82,8 @@ enum GatewayCallCommand {
 
     /// A line (or lines) on stderr exactly as given, then exit 1.
     private static func report(_ context: CommandContext, _ text: String) -> ReportedFailure {
-        context.console.err.write(text + "\n")
+        // ssh's words or a gateway's message may carry control characters: none reach the terminal.
+        context.console.err.write(Console.sanitized(text, keepingLineBreaks: true) + "\n")
         context.console.err.flush()
         return ReportedFailure(status: .gatewayError)
     }

@@ -9,17 +9,17 @@ final class SSHTunnels {
     /// The tunnel of the latest connection attempt.
     private var current: SSHTunnel?
 
-    /// Opens a tunnel for `options.sshRoute` and connects through it. A tunnel that cannot be opened is
+    /// Opens a tunnel for `route` (`options.sshRoute`) and connects through it. A tunnel that cannot be opened is
     /// exit 3 with ssh's own words (retryable, so `watch` tries again with a new one), exit 4 when ssh
     /// refused the host key or the login, 5 when `--timeout` passes, 130/143 on a signal.
-    func connect(_ options: SessionOptions, deadline: Deadline?, context: CommandContext) throws -> GatewaySession {
-        guard let route = options.sshRoute else { return try context.connect(options, deadline: deadline) }
+    func connect(_ options: SessionOptions, route: SSHRoute, deadline: Deadline?, context: CommandContext) throws -> GatewaySession {
         stopAll()
         let tunnel: SSHTunnel
         do {
             tunnel = try SSHTunnel.open(
                 route: route, preferredLocalPort: options.url.port, environment: context.environment,
-                deadline: deadline ?? context.deadline, interruptDescriptor: context.signals.descriptor)
+                deadline: deadline ?? context.deadline, startTimeout: options.connectTimeout,
+                interruptDescriptor: context.signals.descriptor)
         } catch {
             throw Self.failure(error, route: route, context: context)
         }

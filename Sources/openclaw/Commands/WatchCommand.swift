@@ -125,6 +125,8 @@ struct Watcher {
             restartDelay = nil
             let connectedAt = Deadline.now
             let lost = context.sshTunnels.explain(try follow(session, isReconnect: everConnected))
+            // Explained once: its ssh goes now, not after the backoff (the dispatcher finds none left).
+            context.sshTunnels.stopAll()
             everConnected = true
             guard reconnects else { throw lost }
             let healthy = Deadline.now.nanoseconds - connectedAt.nanoseconds >= UInt64(Self.healthyAfter(hello) * 1e9)
