@@ -5,13 +5,8 @@ public enum FileSystem {
     /// Why a file operation failed, as `strerror` words (never the file's contents).
     public struct Failure: Error, Sendable {
         public let code: Int32
-        public var reason: String { FileSystem.describe(errno: code) }
+        public var reason: String { systemErrorText(code) }
         public var isNotFound: Bool { code == ENOENT || code == ENOTDIR }
-    }
-
-    static func describe(errno code: Int32) -> String {
-        guard let text = strerror(code) else { return "error \(code)" }
-        return String(cString: text)
     }
 
     public static func exists(_ path: String) -> Bool {

@@ -63,10 +63,9 @@ extension FailureMessages {
         return text
     }
 
+    /// "exited with code 255", "was killed by signal 9": `Termination`'s own words, as a predicate.
     private static func describe(_ end: Subprocess.Termination) -> String {
-        switch end {
-        case .exited(let code): return "exited with code \(code)"
-        case .signalled(let signal): return "was killed by signal \(signal)"
-        }
+        if case .signalled = end { return "was \(end)" }
+        return "\(end)"
     }
 }
