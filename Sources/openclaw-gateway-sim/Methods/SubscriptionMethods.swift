@@ -2,15 +2,15 @@ import ClawJSON
 import ClawProtocol
 
 /// The v4 subscription methods (protocol-2026-09 "Session subscriptions, exactly"; official
-/// server-methods/sessions.ts). A subscription starts once its answer is queued, so no event
-/// can overtake the `res` that tells the client it is subscribed; an unsubscribe stops at once.
+/// server-methods/sessions.ts). The answer is queued together with the change, under the registry's
+/// lock: no event overtakes the `res` that says the client is subscribed, and every event published
+/// after that `res` reaches it.
 extension MethodRouter {
     /// `sessions.subscribe` / `sessions.unsubscribe` (params are not read): `{subscribed}`.
     func sessionsSubscribe(_ id: String, on: Bool) -> Reply {
-        let subscriptions = gateway.subscriptions, connId = client.connId, send = sendLater
-        let change: @Sendable () -> Void = { subscriptions.setSessionEvents(on, connId: connId, send: send) }
-        if !on { change() }
-        return Reply(frame: FrameEncoder.success(id: id, payload: ["subscribed": .bool(on)]), then: on ? change : nil)
+        gateway.subscriptions.setSessionEvents(on, connId: client.connId, send: sendLater,
+                                               answer: FrameEncoder.success(id: id, payload: ["subscribed": .bool(on)]))
+        return Reply(frame: nil)
     }
 
     /// `sessions.messages.subscribe {key, agentId?, includeApprovals?}` / `.unsubscribe {key, agentId?}`:
@@ -25,10 +25,8 @@ extension MethodRouter {
                 "sessions.messages.subscribe includeApprovals requires a paired device and gateway scope: operator.approvals")))
         }
         let key = ChatHistoryStore.canonicalKey(params["key"]?.stringValue?.trimmingASCIIWhitespace ?? "")
-        let subscriptions = gateway.subscriptions, connId = client.connId, send = sendLater
-        let change: @Sendable () -> Void = { subscriptions.setMessages(on, sessionKey: key, connId: connId, send: send) }
-        if !on { change() }
-        return Reply(frame: FrameEncoder.success(id: id, payload: ["subscribed": .bool(on), "key": .string(key)]),
-                     then: on ? change : nil)
+        gateway.subscriptions.setMessages(on, sessionKey: key, connId: client.connId, send: sendLater,
+                                          answer: FrameEncoder.success(id: id, payload: ["subscribed": .bool(on), "key": .string(key)]))
+        return Reply(frame: nil)
     }
 }

@@ -20,12 +20,14 @@ final class SubscriptionRegistry: @unchecked Sendable {
     private let lock = NSLock()
     private var subscribers: [String: Subscriber] = [:]  // by connId
 
-    func setSessionEvents(_ on: Bool, connId: String, send: @escaping Send) {
-        update(connId, send) { $0.sessionEvents = on }
+    /// `answer` (the method's `res`) is queued under the same lock as the change: an event published
+    /// after the change cannot overtake it, and none published after the client read it is missed.
+    func setSessionEvents(_ on: Bool, connId: String, send: @escaping Send, answer: [UInt8]) {
+        update(connId, send, answer) { $0.sessionEvents = on }
     }
 
-    func setMessages(_ on: Bool, sessionKey: String, connId: String, send: @escaping Send) {
-        update(connId, send) { subscriber in
+    func setMessages(_ on: Bool, sessionKey: String, connId: String, send: @escaping Send, answer: [UInt8]) {
+        update(connId, send, answer) { subscriber in
             if on { subscriber.messageKeys.insert(sessionKey) } else { subscriber.messageKeys.remove(sessionKey) }
         }
     }
@@ -33,8 +35,9 @@ final class SubscriptionRegistry: @unchecked Sendable {
     /// A closed connection stops everything it subscribed to.
     func remove(connId: String) { lock.withLock { subscribers[connId] = nil } }
 
-    private func update(_ connId: String, _ send: @escaping Send, _ change: (inout Subscriber) -> Void) {
+    private func update(_ connId: String, _ send: @escaping Send, _ answer: [UInt8], _ change: (inout Subscriber) -> Void) {
         lock.withLock {
+            send(answer)
             var subscriber = subscribers[connId] ?? Subscriber(send: send)
             change(&subscriber)
             subscribers[connId] = subscriber.sessionEvents || !subscriber.messageKeys.isEmpty ? subscriber : nil
