@@ -15,9 +15,10 @@ RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath
 DIST_SCRATCH := .build-dist
 STATIC_OPENSSL := $(CURDIR)/.build-dist-openssl
 
-.PHONY: help build release test check-layers demo bench install uninstall completions man clean fuzz deb dist dist-build package-test
+.PHONY: help deps build release test check-layers demo bench install uninstall completions man clean fuzz deb dist dist-build package-test
 
 help:
+	@echo "make deps      install what make test needs and this machine lacks (apt-get; sudo when not root)"
 	@echo "make build     debug build of openclaw and openclaw-gateway-sim"
 	@echo "make release   optimised build"
 	@echo "make test      build and run every test (unit and end-to-end)"
@@ -38,13 +39,14 @@ build:
 release:
 	OPENCLAW_COMMIT=$(COMMIT) $(SWIFT) build $(RELEASE_FLAGS)
 
-# Every test in a debug build, then the wire and JSON tests again optimised: the optimiser once
-# turned a correct mask-key load into garbage that only a release build showed.
-test: check-layers
-	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
-	$(SWIFT) test -c release --scratch-path .build-release-tests --filter 'WebSocket|Transport|TLS|JSON|PEM'
-	$(MAKE) package-test
+# What the build and the tests need, installed when missing (scripts/install-deps.sh: the one list).
+deps:
+	scripts/install-deps.sh test
+
+# Set-up, every test in a debug build, the wire and JSON tests again optimised, the packages;
+# every step runs, and a summary ends the output (scripts/test.sh).
+test:
+	SWIFT="$(SWIFT)" MAKE="$(MAKE)" scripts/test.sh
 
 # The module layout of ARCHITECTURE.md: Package.swift's dependencies point down, and only
 # ClawSystem imports the C library (scripts/check-layers.py).
@@ -56,7 +58,9 @@ check-layers:
 package-test: deb dist
 	tests/package-test.sh $(PACKAGES) $(VERSION) $(DEB_REVISION) "$(COMMIT)"
 
-demo: build
+demo:
+	scripts/install-deps.sh build
+	$(SWIFT) build
 	scripts/demo.sh
 
 # Release build, then the figures of the README's Benchmarks section (see bench/bench.py).

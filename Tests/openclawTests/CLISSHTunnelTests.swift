@@ -6,9 +6,12 @@ import ClawCrypto
 /// `gateway.remote.transport: "ssh"` end to end: the built `openclaw` opens its own `ssh -N -L` through a
 /// real `sshd` on loopback to the simulator, with a config written the official way. ssh reads
 /// `~/.ssh` from the password database's home, not from `$HOME`, so each `openclaw` runs in a private
-/// mount namespace where that home is the test's throwaway one (`unshare`, as root): the machine's own
-/// `~/.ssh` is never read or written.
-@Suite(.serialized) struct CLISSHTunnelTests {
+/// mount namespace whose `/etc/passwd` gives this account the test's throwaway home (`unshare`, as
+/// root): the machine's own `~/.ssh` is never read or written, and nothing is mounted over a directory
+/// that could hold the checkout or the binary under test.
+@Suite(.serialized, .enabled(if: PrivateMountNamespace.isAvailable,
+                             "needs root and mount namespaces (unshare --mount), which this machine does not allow"))
+struct CLISSHTunnelTests {
     /// An sshd, a simulator behind it, and a CLI home whose config reaches the simulator through the sshd.
     struct Tunnel {
         static let token = GatewayFixture.token
@@ -52,11 +55,11 @@ import ClawCrypto
 
         /// Starts `openclaw` with the test's home as the account's home (see the suite's note).
         func start(_ arguments: [String]) throws -> CLIProcess {
-            let accountHome = String(cString: getpwuid(getuid())!.pointee.pw_dir)
-            let script = "mount --bind \"$HOME\" '\(accountHome)' && exec \"$0\" \"$@\""
+            let passwd = try PrivateMountNamespace.passwd(home: cli.home)
+            let script = "mount --bind '\(passwd.path)' /etc/passwd && exec \"$0\" \"$@\""
             return try CLIProcess(
                 ["--mount", "--propagation", "private", "/bin/sh", "-c", script, BuiltProducts.executable("openclaw").path] + arguments,
-                environment: cli.variables, executable: URL(fileURLWithPath: "/usr/bin/unshare"))
+                environment: cli.variables, executable: URL(fileURLWithPath: PrivateMountNamespace.unshare))
         }
 
         func run(_ arguments: [String], timeout: Double = 60) throws -> CLIResult {

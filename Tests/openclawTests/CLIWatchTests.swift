@@ -166,6 +166,9 @@ import ClawJSON
         func peak(_ events: Int) throws -> (kilobytes: Int, lines: Int) {
             let gateway = try GatewayFixture(["--blast", String(events), "--blast-bytes", "300"])
             let output = gateway.cli.home.appendingPathComponent("peak.txt")
+            guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
+                throw SupportError("/usr/bin/time is not installed (Debian package time): make test installs it")
+            }
             let shell = Process()
             shell.executableURL = URL(fileURLWithPath: "/usr/bin/time")
             shell.arguments = ["-f", "%M", "-o", output.path, BuiltProducts.executable("openclaw").path,

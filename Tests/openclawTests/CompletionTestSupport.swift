@@ -29,7 +29,7 @@ enum DocsTestSupport {
             let candidate = URL(fileURLWithPath: directory).appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
         }
-        throw SupportError("\(name) is not installed (apt-get install \(name)); .ci/run installs it on CI")
+        throw SupportError("\(name) is not installed: make test installs it (scripts/install-deps.sh names its package)")
     }
 
     struct Result {

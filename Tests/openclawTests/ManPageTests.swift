@@ -22,6 +22,23 @@ struct ManPageTests {
         #expect(result.stdout + result.stderr == "")
     }
 
+    @Test("--help's pointer for a source checkout works as written, run from the checkout")
+    func helpPointsToThePageInACheckout() throws {
+        let help = try DocsTestSupport.run(DocsTestSupport.openclawBinary(), ["--help"])
+        let quoted = try #require(help.stdout.components(separatedBy: "in a source checkout: '").dropFirst().first?
+            .components(separatedBy: "'").first)
+        #expect(quoted == "man -l man/openclaw.1")
+        let home = try DocsTestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: home) }
+        var environment = DocsTestSupport.shellEnvironment(home: home)
+        environment["MANPAGER"] = "cat"
+        let shell = "cd '\(DocsTestSupport.repository.path)' && exec \(quoted)"
+        let result = try DocsTestSupport.run(URL(fileURLWithPath: "/bin/sh"), ["-c", shell], environment: environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("openclaw"))
+        #expect(FileManager.default.fileExists(atPath: DocsTestSupport.repository.appendingPathComponent("docs/cli.md").path))
+    }
+
     @Test("man -l renders every section, command and flag")
     func renders() throws {
         let home = try DocsTestSupport.temporaryDirectory()

@@ -21,6 +21,7 @@ import Testing
 
     @Test(arguments: recipes)
     func recipeRunsWithRealJq(_ recipe: String) throws {
+        _ = try DocsTestSupport.program("jq")  // a missing jq is named, not a bare exit 127
         let gateway = try GatewayFixture(["--reply", "lorem:6", "--history-fixture", "4:40"])
         let shell = Process()
         shell.executableURL = URL(fileURLWithPath: "/bin/bash")

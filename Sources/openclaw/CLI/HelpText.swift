@@ -16,7 +16,9 @@ enum HelpText {
         out += "\nGlobal options:\n" + flagList(CommandTable.globalFlags)
         out += "\nOutput is NDJSON on stdout (one gateway frame per line); diagnostics go to stderr.\n"
         out += "Exit status: 0 ok, 1 gateway error, 2 usage, 3 connection, 4 auth/pairing, 5 timeout, 6 protocol, 130/143 signal.\n"
-        out += "Run 'openclaw help COMMAND' for a command's options; 'man openclaw' for the manual.\n"
+        out += "Run 'openclaw help COMMAND' for a command's options; 'man openclaw' for the manual\n"
+        // The page is not installed in a clone: say how to read it from there.
+        out += "(in a source checkout: 'man -l man/openclaw.1', or docs/cli.md).\n"
         return out
     }
 
