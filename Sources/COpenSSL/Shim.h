@@ -95,6 +95,22 @@ static inline X509 *openclaw_SSL_get1_peer_certificate(const SSL *ssl) {
 #endif
 }
 
+/// Whether a packed error code says the peer's first bytes were not TLS: plaintext such as an HTTP
+/// answer (read as a wrong version number or a record length no TLS peer sends), or the end of the stream.
+static inline int openclaw_ssl_error_means_not_tls(unsigned long code) {
+    if (ERR_GET_LIB(code) != ERR_LIB_SSL) return 0;
+    switch (ERR_GET_REASON(code)) {
+    case SSL_R_WRONG_VERSION_NUMBER:
+    case SSL_R_PACKET_LENGTH_TOO_LONG:
+#ifdef SSL_R_UNEXPECTED_EOF_WHILE_READING
+    case SSL_R_UNEXPECTED_EOF_WHILE_READING:
+#endif
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 // A socket BIO that sends with MSG_NOSIGNAL: OpenSSL's own socket BIO uses write(2), which raises
 // SIGPIPE (killing the process) when the peer has gone. The descriptor is kept in the BIO's data pointer.
 static int openclaw_nosigpipe_write(BIO *bio, const char *data, int length) {

@@ -15,16 +15,20 @@ public struct CryptoError: Error, CustomStringConvertible, Sendable {
     }
 
     /// Empties OpenSSL's thread-local error queue and returns its most recent entry as text.
-    public static func drainOpenSSLErrors() -> String {
-        var last: UInt = 0
+    public static func drainOpenSSLErrors() -> String { drainOpenSSLErrorQueue().text }
+
+    /// Empties OpenSSL's thread-local error queue: every packed code, oldest first (for callers that
+    /// tell reasons apart by number), and the most recent entry as text.
+    public static func drainOpenSSLErrorQueue() -> (codes: [UInt], text: String) {
+        var codes: [UInt] = []
         while true {
             let code = ERR_get_error()
             if code == 0 { break }
-            last = code
+            codes.append(code)
         }
-        guard last != 0 else { return "" }
+        guard let last = codes.last else { return ([], "") }
         var buffer = [CChar](repeating: 0, count: 256)
         ERR_error_string_n(last, &buffer, buffer.count)
-        return String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return (codes, String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
 }

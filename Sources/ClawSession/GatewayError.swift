@@ -1,11 +1,15 @@
+import ClawSystem
 import ClawProtocol
 import ClawState
 /// Every way a gateway command can fail, grouped as the CLI's exit statuses are. Cases carry
 /// reasons, not sentences: the caller words them (the CLI: `FailureMessages`). Text carried in a
 /// case describes what happened and never contains a secret.
 public enum GatewayError: Error, Sendable {
-    /// The socket or the WebSocket upgrade failed (exit 3).
+    /// The WebSocket upgrade failed, or a connection around the session (an SSH tunnel) could not be made (exit 3).
     case cannotConnect(String)
+    /// No TCP or TLS connection to `url` (exit 3): `reason` is the transport's (the name did not resolve,
+    /// the connect was refused with its errno, TLS failed), `origin` where the URL came from.
+    case connectFailed(url: String, origin: URLOrigin?, reason: TransportError)
     /// The upgrade was answered with another HTTP status (exit 3, retryable): a 30x, 401 or 403 is an
     /// identity-aware proxy in front of the gateway; `sentEdgeAuth` when edge-auth headers went with it.
     case upgradeRejected(httpStatus: Int, statusLine: String, sentEdgeAuth: Bool)
@@ -17,8 +21,9 @@ public enum GatewayError: Error, Sendable {
     case authenticationFailed(AuthFailure, ErrorShape?)
     /// A deadline passed (exit 5); the text says what was being waited for.
     case timedOut(String)
-    /// The connect limit passed during the socket, TLS or protocol handshake (exit 5).
-    case handshakeTimedOut(url: String, waitingFor: String?, limitSeconds: Double)
+    /// The connect limit passed during the socket, TLS or protocol handshake (exit 5); `origin` is
+    /// where the URL came from (named when nothing answered, `waitingFor` nil).
+    case handshakeTimedOut(url: String, waitingFor: String?, limitSeconds: Double, origin: URLOrigin? = nil)
     /// One handshake step (the upgrade's answer, or `connect.challenge` after it) took longer than
     /// `SessionOptions.handshakeTimeout` (exit 5); `waitingFor` is nil for the upgrade.
     case handshakeStepTimedOut(url: String, waitingFor: String?, limitMilliseconds: Int)
@@ -32,7 +37,7 @@ public enum GatewayError: Error, Sendable {
     /// Whether a reconnecting client (`watch`) should try again.
     public var isRetryable: Bool {
         switch self {
-        case .cannotConnect, .upgradeRejected, .connectionLost, .timedOut, .handshakeTimedOut, .handshakeStepTimedOut, .unavailable: return true
+        case .cannotConnect, .connectFailed, .upgradeRejected, .connectionLost, .timedOut, .handshakeTimedOut, .handshakeStepTimedOut, .unavailable: return true
         case .certificateRejected, .authenticationFailed, .protocolError, .invalidRequest: return false
         }
     }
@@ -44,11 +49,12 @@ public enum AuthFailure: Sendable, Equatable {
     case identityUnusable(IdentityError)
     case deviceIdentityRequired
     case pairingRequired(requestId: String?, reason: String?)
-    case tokenMissing
+    /// `urlSource` is where the URL came from: with the url option no other credentials were looked up.
+    case tokenMissing(urlSource: SettingSource?)
     /// `source` is where the refused token came from; nil when it was the stored device token.
     case tokenMismatch(source: SettingSource?)
     case deviceTokenMismatch
-    case passwordMissing
+    case passwordMissing(urlSource: SettingSource?)
     case passwordMismatch(source: SettingSource?)
     case rateLimited(retryAfterMs: Int64?)
     case scopeMismatch

@@ -33,6 +33,14 @@ struct Handshake {
             if case .upgradeRejected(let status, let line) = error {
                 throw GatewayError.upgradeRejected(httpStatus: status, statusLine: line, sentEdgeAuth: !options.upgradeHeaders.isEmpty)
             }
+            if case .transport(let reason) = error {
+                switch reason {
+                case .resolve, .connect, .tls, .io:
+                    throw GatewayError.connectFailed(url: "\(options.url)", origin: options.urlOrigin, reason: reason)
+                case .timedOut, .closed, .certificateRejected:
+                    break
+                }
+            }
             throw GatewaySession.map(error)
         }
         do throws(GatewayError) {
@@ -50,7 +58,7 @@ struct Handshake {
             let response = try waitForResponse(socket, deadline: deadline)
             if let shape = response.error {
                 throw HandshakeFailure.error(for: shape, tokenSource: options.tokenSource, passwordSource: options.passwordSource,
-                                             usedStoredDeviceToken: storedDeviceToken != nil)
+                                             urlSource: options.urlOrigin?.source, usedStoredDeviceToken: storedDeviceToken != nil)
             }
             let hello: HelloOk
             do { hello = try HelloOk(payload: response.payload ?? .null) } catch { throw .protocolError(error.message) }
@@ -97,7 +105,8 @@ struct Handshake {
             let milliseconds = Int((options.handshakeTimeout * 1000).rounded())
             return .handshakeStepTimedOut(url: "\(options.url)", waitingFor: what, limitMilliseconds: milliseconds)
         }
-        return .handshakeTimedOut(url: "\(options.url)", waitingFor: what, limitSeconds: options.connectTimeout)
+        return .handshakeTimedOut(url: "\(options.url)", waitingFor: what, limitSeconds: options.connectTimeout,
+                                  origin: options.urlOrigin)
     }
 
     private func waitForChallenge(_ socket: WebSocketConnection, deadline: Deadline) throws(GatewayError) -> GatewayFrame {
@@ -130,7 +139,8 @@ struct Handshake {
     private func readDuringHandshake(_ socket: WebSocketConnection, deadline: Deadline, waitingFor what: String) throws(GatewayError) -> GatewayFrame {
         do throws(GatewayError) {
             guard let frame = try GatewaySession.read(from: socket, tracer: options.tracer, deadline: deadline) else {
-                throw GatewayError.handshakeTimedOut(url: "\(options.url)", waitingFor: what, limitSeconds: options.connectTimeout)
+                throw GatewayError.handshakeTimedOut(url: "\(options.url)", waitingFor: what, limitSeconds: options.connectTimeout,
+                                                     origin: options.urlOrigin)
             }
             return frame
         } catch {

@@ -2,7 +2,8 @@ import ClawProtocol
 import ClawState
 /// Turns a rejected `connect` into a typed reason and the right error class.
 enum HandshakeFailure {
-    static func error(for shape: ErrorShape, tokenSource: SettingSource?, passwordSource: SettingSource?, usedStoredDeviceToken: Bool) -> GatewayError {
+    static func error(for shape: ErrorShape, tokenSource: SettingSource?, passwordSource: SettingSource?,
+                      urlSource: SettingSource?, usedStoredDeviceToken: Bool) -> GatewayError {
         let detail = shape.detailsCode ?? ""
         let message = shape.message
         if detail == "PROTOCOL_MISMATCH" || message.hasPrefix("protocol mismatch") {
@@ -22,13 +23,13 @@ enum HandshakeFailure {
         }
         switch detail {
         case "AUTH_TOKEN_MISSING":
-            return .authenticationFailed(.tokenMissing, shape)
+            return .authenticationFailed(.tokenMissing(urlSource: urlSource), shape)
         case "AUTH_TOKEN_MISMATCH":
             return .authenticationFailed(.tokenMismatch(source: usedStoredDeviceToken ? nil : tokenSource), shape)
         case "AUTH_DEVICE_TOKEN_MISMATCH":
             return .authenticationFailed(.deviceTokenMismatch, shape)
         case "AUTH_PASSWORD_MISSING":
-            return .authenticationFailed(.passwordMissing, shape)
+            return .authenticationFailed(.passwordMissing(urlSource: urlSource), shape)
         case "AUTH_PASSWORD_MISMATCH":
             return .authenticationFailed(.passwordMismatch(source: passwordSource), shape)
         case "AUTH_RATE_LIMITED":

@@ -205,6 +205,7 @@ public final class SSHTunnel {
         let configured = options.url
         if configured.isSecure && through.tls == nil { through.tls = TLSClientOptions(serverName: configured.host) }
         through.url = WebSocketURL(isSecure: configured.isSecure, host: "127.0.0.1", port: localPort, path: configured.path)
+        through.urlOrigin = nil  // the tunnel's messages say where it went
         through.sshRoute = nil
         if let store = options.deviceAuthStore as? DatabaseDeviceTokens, case .gatewayScope = store.target {
             through.deviceAuthStore = store.filed(under: .gatewayScope(route.deviceTokenScope))

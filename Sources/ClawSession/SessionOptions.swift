@@ -5,6 +5,9 @@ import ClawState
 /// Everything needed to open an authenticated gateway session.
 public struct SessionOptions: Sendable {
     public var url: WebSocketURL
+    /// Where `url` came from, named when the connect fails; nil to name nothing (through an SSH
+    /// tunnel, whose own messages say where the connection went).
+    public var urlOrigin: URLOrigin?
     /// TLS settings for `wss://` (server name defaults to the URL's host).
     public var tls: TLSClientOptions?
     /// Extra headers on the WebSocket upgrade (edge auth); their values never reach a trace or a message.

@@ -2,8 +2,8 @@
 public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Host name resolution failed.
     case resolve(host: String, reason: String)
-    /// The TCP connection could not be made (refused, unreachable…).
-    case connect(host: String, port: Int, reason: String)
+    /// The TCP connection could not be made (refused, unreachable…); `error` is the socket's errno.
+    case connect(host: String, port: Int, error: SystemError)
     /// The deadline passed; the string says what was being waited for.
     case timedOut(String)
     /// The peer closed the stream (EOF where more was needed, reset, EPIPE).
@@ -18,7 +18,7 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
     public var description: String {
         switch self {
         case .resolve(let host, let reason): return "cannot resolve \(host): \(reason)"
-        case .connect(let host, let port, let reason): return "cannot connect to \(host):\(port): \(reason)"
+        case .connect(let host, let port, let error): return "cannot connect to \(host):\(port): \(error)"
         case .timedOut(let what): return "timed out \(what)"
         case .closed(let what): return "connection closed: \(what)"
         case .tls(let what): return "TLS: \(what)"

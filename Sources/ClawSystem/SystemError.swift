@@ -22,4 +22,17 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
     public var meansPeerClosed: Bool { code == 0 || code == ECONNRESET || code == EPIPE || code == EAGAIN }
 
     public var description: String { systemErrorText(code) }
+
+    /// The constant's name for the errors a failed connect reports (`ECONNREFUSED`, …), as Node's
+    /// messages name them; nil for any other.
+    public var connectErrorName: String? {
+        switch code {
+        case ECONNREFUSED: return "ECONNREFUSED"
+        case ECONNRESET: return "ECONNRESET"
+        case EHOSTUNREACH: return "EHOSTUNREACH"
+        case ENETUNREACH: return "ENETUNREACH"
+        case ETIMEDOUT: return "ETIMEDOUT"
+        default: return nil
+        }
+    }
 }

@@ -6,43 +6,46 @@ public final class TCPStream: ByteStream, @unchecked Sendable {
     public let handle: SocketHandle
 
     /// Resolves `host` (IPv4 or IPv6, `getaddrinfo`) and connects to the first address that answers.
+    /// A failure keeps the last address's errno (`TransportError.connect`), so callers tell a refusal
+    /// from an unreachable network by its number, not by the C library's words.
     public static func connect(host: String, port: Int, deadline: Deadline) throws(TransportError) -> TCPStream {
         let addresses = try SocketAddress.resolve(host: host, port: port, passive: false)
-        var lastReason = "no usable address"
+        var lastError: SystemError? = nil
         for (family, address) in addresses {
             if deadline.hasPassed { break }
             let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-            guard fd >= 0 else { lastReason = systemErrorText(errno); continue }
-            switch attemptConnect(fd: fd, address: address, deadline: deadline) {
+            guard fd >= 0 else { lastError = .last; continue }
+            let outcome: SystemError??
+            do { outcome = try attemptConnect(fd: fd, address: address, deadline: deadline) } catch {
+                Glibc.close(fd)
+                throw error
+            }
+            switch outcome {
             case nil:
                 return TCPStream(connectedDescriptor: fd)
-            case .some(let reason):
+            case .some(let failure):
                 Glibc.close(fd)
-                if reason == nil { throw .timedOut("connecting to \(host):\(port)") }
-                lastReason = reason ?? lastReason
+                guard let failure else { throw .timedOut("connecting to \(host):\(port)") }
+                lastError = failure
             }
         }
-        if deadline.hasPassed { throw .timedOut("connecting to \(host):\(port)") }
-        throw .connect(host: host, port: port, reason: lastReason)
+        guard let lastError, !deadline.hasPassed else { throw .timedOut("connecting to \(host):\(port)") }
+        throw .connect(host: host, port: port, error: lastError)
     }
 
-    /// `nil` on success; `.some(nil)` when the deadline passed; `.some(reason)` on failure.
-    private static func attemptConnect(fd: Int32, address: [UInt8], deadline: Deadline) -> String?? {
+    /// `nil` on success; `.some(nil)` when the deadline passed; `.some(error)` when the connect failed.
+    private static func attemptConnect(fd: Int32, address: [UInt8], deadline: Deadline) throws(TransportError) -> SystemError?? {
         let status = address.withUnsafeBytes { raw in
             Glibc.connect(fd, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(raw.count))
         }
         if status == 0 { return .none }
         var code = errno
-        if code != EINPROGRESS && code != EINTR { return .some(systemErrorText(code)) }
-        do {
-            guard try Poll.wait(fd: fd, events: Poll.writable, deadline: deadline) else { return .some(nil) }
-        } catch {
-            return .some(error.description)
-        }
+        if code != EINPROGRESS && code != EINTR { return .some(SystemError(code: code)) }
+        guard try Poll.wait(fd: fd, events: Poll.writable, deadline: deadline) else { return .some(nil) }
         var length = socklen_t(MemoryLayout<Int32>.size)
         code = 0
         if getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length) != 0 { code = errno }
-        return code == 0 ? .none : .some(systemErrorText(code))
+        return code == 0 ? .none : .some(SystemError(code: code))
     }
 
     private init(connectedDescriptor fd: Int32) {

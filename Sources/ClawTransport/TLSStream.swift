@@ -14,6 +14,8 @@ package final class TLSStream: ByteStream, @unchecked Sendable {
     private var inputExhausted = false
     /// SHA-256 of the peer's leaf certificate (DER), when it sent one.
     public private(set) var peerCertificateSHA256: [UInt8]? = nil
+    /// OpenSSL's packed error codes from the last failed call, to tell a peer that speaks no TLS from other failures.
+    private var lastErrorCodes: [UInt] = []
 
     public var fileDescriptor: Int32 { tcp.fileDescriptor }
 
@@ -127,15 +129,19 @@ package final class TLSStream: ByteStream, @unchecked Sendable {
             }
         } catch {
             guard isClient else { throw error }
-            let result = lock.withLock { SSL_get_verify_result(ssl) }
+            let (result, codes) = lock.withLock { (SSL_get_verify_result(ssl), lastErrorCodes) }
             if result != Int(X509_V_OK) {
                 let text = X509_verify_cert_error_string(result).map { String(cString: $0) } ?? "error \(result)"
                 let nameMismatch = result == Int(X509_V_ERR_HOSTNAME_MISMATCH) || result == Int(X509_V_ERR_IP_ADDRESS_MISMATCH)
                 throw .certificateRejected(host: host, detail: text, nameMismatch: nameMismatch)
             }
+            // A plain HTTP or WebSocket port answers the ClientHello with plaintext (a gateway's HTTP
+            // server: 400 Bad Request) or closes: one message for both, whatever OpenSSL made of the bytes.
             switch error {
+            case .closed: throw .tls("handshake with \(host) failed: \(Self.noTLSAnswer)")
+            case .tls where codes.contains(where: { openclaw_ssl_error_means_not_tls($0) == 1 }):
+                throw .tls("handshake with \(host) failed: \(Self.noTLSAnswer)")
             case .tls(let reason): throw .tls("handshake with \(host) failed: \(reason)")
-            case .closed: throw .tls("handshake with \(host) failed: the connection was closed (is it a TLS port?)")
             default: throw error
             }
         }
@@ -146,6 +152,9 @@ package final class TLSStream: ByteStream, @unchecked Sendable {
             }
         }
     }
+
+    /// Why a handshake failed when the server answered in plaintext or closed the connection.
+    static let noTLSAnswer = "the server did not answer in TLS (is it a TLS port? try ws://)"
 
     static func fingerprint(_ certificate: OpaquePointer) -> [UInt8]? {
         let length = i2d_X509(certificate, nil)
@@ -204,8 +213,9 @@ package final class TLSStream: ByteStream, @unchecked Sendable {
             }
             let code = SSL_get_error(ssl, result)
             let systemError = SystemError.last
-            let reason = CryptoError.drainOpenSSLErrors()
+            let (codes, reason) = CryptoError.drainOpenSSLErrorQueue()
             if isRead && code == SSL_ERROR_WANT_READ { inputExhausted = true }
+            lastErrorCodes = codes
             lock.unlock()
             switch code {
             case SSL_ERROR_WANT_READ:

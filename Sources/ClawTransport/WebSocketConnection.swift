@@ -117,7 +117,7 @@ public final class WebSocketConnection: @unchecked Sendable {
     ) throws(WebSocketError) -> (connection: WebSocketConnection, path: String) {
         let connection = WebSocketConnection(role: .server, stream: stream, maxMessageSize: maxMessageSize)
         do throws(WebSocketError) {
-            let head = try connection.readHead(deadline: deadline, what: "the client's upgrade request")
+            let head = try connection.readHead(deadline: deadline, what: "the client's upgrade request", isRequest: true)
             if let refusal = admit(head) {
                 try? connection.writeRaw(refusal.response, deadline: deadline)
                 throw .upgradeRejected(httpStatus: refusal.status, statusLine: "HTTP/1.1 \(refusal.status)")
@@ -139,10 +139,16 @@ public final class WebSocketConnection: @unchecked Sendable {
     }
 
     /// Reads an HTTP head into the read buffer; bytes after it stay buffered as the first frames.
-    private func readHead(deadline: Deadline, what: String) throws(WebSocketError) -> HTTPHead {
+    /// A request (`isRequest`) that cannot be HTTP from its first bytes on (a TLS ClientHello) is
+    /// answered at once with a bare 400 and refused, as a Node HTTP server does, not waited on.
+    private func readHead(deadline: Deadline, what: String, isRequest: Bool = false) throws(WebSocketError) -> HTTPHead {
         var searched = 0
         while true {
             let window = UnsafeRawBufferPointer(start: readBuffer + readStart, count: readEnd - readStart)
+            if isRequest && !WebSocketHandshake.couldBeginRequest(window) {
+                try? writeRaw(WebSocketHandshake.notHTTP, deadline: deadline)
+                throw .handshakeFailed("\(what) is not HTTP")
+            }
             if let end = WebSocketHandshake.headEnd(in: window, from: searched) {
                 guard end <= WebSocketHandshake.maxHeadSize else { throw .handshakeFailed("\(what) is larger than 16 KiB") }
                 guard let head = HTTPHead.parse(UnsafeRawBufferPointer(rebasing: window[..<(end - 4)])) else {

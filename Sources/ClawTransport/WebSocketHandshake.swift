@@ -154,6 +154,19 @@ enum WebSocketHandshake {
             + "Sec-WebSocket-Accept: \(acceptValue(forKey: key))\r\n\r\n").utf8)
     }
 
+    /// Whether the first bytes a client sent can still begin a request line: a method (capital letters
+    /// or `-`, as Node's parser takes them) and a space. Anything else fails at its first byte there.
+    static func couldBeginRequest(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        for (offset, byte) in bytes.enumerated() {
+            if byte == UInt8(ascii: " ") { return offset > 0 }
+            guard offset < 24, (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || byte == UInt8(ascii: "-") else { return false }
+        }
+        return true
+    }
+
+    /// What a Node HTTP server (the official gateway's) answers to bytes that are not HTTP, before closing.
+    static let notHTTP = Array("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n".utf8)
+
     static func badRequest(_ reason: String) -> [UInt8] {
         let body = "Bad Request: \(reason)\n"
         return Array(("HTTP/1.1 400 Bad Request\r\n"

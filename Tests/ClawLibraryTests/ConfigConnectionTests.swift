@@ -46,11 +46,22 @@ import Testing
         let dir = ConfigTestDirectory()
         let env = Environment(["HOME": dir.path])
         do {
-            _ = try ConnectionResolver.resolve(options: ConnectionOptions(url: "ws://gw.example.com:18789"), environment: env)
+            _ = try ConnectionResolver.resolve(options: ConnectionOptions(url: "ws://192.0.2.7:18789"), environment: env)
             Issue.record("ws:// to a remote host was accepted")
         } catch {
             // The sentence with its remedies is the CLI's (FailureMessagesTests).
-            #expect(error == .insecureWebSocket(url: "ws://gw.example.com:18789", source: .option(.url)))
+            #expect(error == .insecureWebSocket(url: "ws://192.0.2.7:18789", source: .option(.url)))
+        }
+        // Only a host that resolves hears about plaintext: a mistyped name is reported as one (.invalid never resolves).
+        do {
+            _ = try ConnectionResolver.resolve(options: ConnectionOptions(url: "ws://gatway.exmaple.invalid:18789"), environment: env)
+            Issue.record("ws:// to an unresolvable host was accepted")
+        } catch {
+            if case .unresolvableHost(host: "gatway.exmaple.invalid", let reason) = error {
+                #expect(!reason.isEmpty)
+            } else {
+                Issue.record("\(error)")
+            }
         }
         // The same rule applies to a URL from the config file.
         dir.write(".openclaw/openclaw.json", #"{gateway:{mode:"remote",remote:{url:"ws://10.0.0.5:18789"}}}"#)

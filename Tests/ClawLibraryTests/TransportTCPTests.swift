@@ -97,8 +97,10 @@ import Testing
         #expect {
             _ = try TCPStream.connect(host: "127.0.0.1", port: port, deadline: .after(seconds: 5))
         } throws: { error in
-            guard case TransportError.connect(host: "127.0.0.1", port: port, let reason) = error else { return false }
-            return reason.lowercased().contains("refused") && (error as? TransportError)?.description.contains("cannot connect to 127.0.0.1") == true
+            // The socket's errno itself, not the C library's words for it.
+            guard case TransportError.connect(host: "127.0.0.1", port: port, let systemError) = error else { return false }
+            return systemError.code == ECONNREFUSED && systemError.connectErrorName == "ECONNREFUSED"
+                && (error as? TransportError)?.description.contains("cannot connect to 127.0.0.1") == true
         }
     }
 

@@ -88,4 +88,19 @@ import Testing
         #expect(result.answer.hasPrefix("HTTP/1.1 400 Bad Request\r\n"))
         #expect(result.answer.hasSuffix("Bad Request: \(reason)\n"))
     }
+
+    /// A first line that cannot be HTTP (a TLS ClientHello, lower-case words) gets the bare 400 a Node
+    /// HTTP server sends, as soon as its first bytes show it: the input never ends, nothing waits for more.
+    @Test(arguments: [[0x16, 0x03, 0x01, 0x02, 0x00], Array("hello\r\n".utf8), Array(" GET / HTTP/1.1".utf8)] as [[UInt8]])
+    func aNonHTTPFirstLineIsAnsweredWithABare400(_ input: [UInt8]) {
+        let stream = MemoryStream(input: input, endOfInput: false, chunkSize: 1)
+        do throws(WebSocketError) {
+            _ = try WebSocketConnection.accept(stream: stream, deadline: .after(seconds: 5))
+            Issue.record("accepted")
+        } catch {
+            #expect(error == .handshakeFailed("the client's upgrade request is not HTTP"))
+        }
+        #expect(String(decoding: stream.written, as: UTF8.self) == "HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n")
+        #expect(stream.isClosed)
+    }
 }

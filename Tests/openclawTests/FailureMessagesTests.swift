@@ -1,5 +1,7 @@
+import Foundation
 import Testing
 @testable import openclaw
+import ClawSystem
 import ClawState
 import ClawSession
 
@@ -14,7 +16,13 @@ import ClawSession
          "pairing required: this device is not approved yet (not-paired); approve it on the gateway host with: openclaw devices approve r1"),
         (.pairingRequired(requestId: nil, reason: nil),
          "pairing required: this device is not approved yet; approve it on the gateway host with: openclaw devices list, then openclaw devices approve REQUEST_ID"),
-        (.tokenMissing, "the gateway requires a token: pass --token or --token-file, or set OPENCLAW_GATEWAY_TOKEN"),
+        (.tokenMissing(urlSource: nil), "the gateway requires a token: pass --token or --token-file, or set OPENCLAW_GATEWAY_TOKEN"),
+        (.tokenMissing(urlSource: .environment("OPENCLAW_GATEWAY_URL")),
+         "the gateway requires a token: pass --token or --token-file, or set OPENCLAW_GATEWAY_TOKEN"),
+        // The official rule: a --url takes credentials from flags only, so setting a variable would not help.
+        (.tokenMissing(urlSource: .option(.url)),
+         "the gateway requires a token: with --url, credentials from the environment and the config file are not used;"
+            + " pass --token or --token-file"),
         (.tokenMismatch(source: .environment("OPENCLAW_GATEWAY_TOKEN")),
          "the gateway refused the token (from OPENCLAW_GATEWAY_TOKEN): check it against gateway.auth.token on the gateway host"),
         (.tokenMismatch(source: .tokenFile(path: "/t")),
@@ -23,7 +31,11 @@ import ClawSession
          "the gateway refused the token (the stored device token): check it against gateway.auth.token on the gateway host"),
         (.deviceTokenMismatch,
          "the gateway refused this device's stored token: it was rotated or revoked; pass the shared token with --token to get a new one"),
-        (.passwordMissing, "the gateway requires a password: pass --password or set OPENCLAW_GATEWAY_PASSWORD"),
+        (.passwordMissing(urlSource: .localGateway(port: .builtInDefault)),
+         "the gateway requires a password: pass --password or set OPENCLAW_GATEWAY_PASSWORD"),
+        (.passwordMissing(urlSource: .option(.url)),
+         "the gateway requires a password: with --url, credentials from the environment and the config file are not used;"
+            + " pass --password"),
         (.passwordMismatch(source: .option(.password)), "the gateway refused the password (from --password)"),
         (.rateLimited(retryAfterMs: 1500), "too many failed authentication attempts; retry in 2 s"),
         (.rateLimited(retryAfterMs: nil), "too many failed authentication attempts"),
@@ -56,6 +68,63 @@ import ClawSession
             #expect(failure.message == sentence)
             #expect(failure.status == status)
         }
+    }
+
+    static let refused = TransportError.connect(host: "127.0.0.1", port: 18789, error: SystemError(code: ECONNREFUSED))
+    static let config = "/h/.openclaw/openclaw.json"
+
+    /// A refused connect names the URL, where it came from and how to set another; the errno's own words end it.
+    static let origins: [(URLOrigin?, String)] = [
+        (URLOrigin(source: .localGateway(port: .builtInDefault), configPath: config),
+         "cannot connect to ws://127.0.0.1:18789 (the default local gateway; set another with --url, OPENCLAW_GATEWAY_URL"
+            + " or gateway.port in /h/.openclaw/openclaw.json): Connection refused"),
+        (URLOrigin(source: .option(.url)), "cannot connect to ws://127.0.0.1:18789 (from --url): Connection refused"),
+        (URLOrigin(source: .environment("OPENCLAW_GATEWAY_URL")),
+         "cannot connect to ws://127.0.0.1:18789 (from OPENCLAW_GATEWAY_URL; change it, or pass --url): Connection refused"),
+        (URLOrigin(source: .configKey("gateway.remote.url", path: config)),
+         "cannot connect to ws://127.0.0.1:18789 (from gateway.remote.url in /h/.openclaw/openclaw.json; change it,"
+            + " or pass --url or set OPENCLAW_GATEWAY_URL): Connection refused"),
+        (URLOrigin(source: .localGateway(port: .configKey("gateway.port", path: config))),
+         "cannot connect to ws://127.0.0.1:18789 (the local gateway, port from gateway.port in /h/.openclaw/openclaw.json;"
+            + " change it, or pass --url or set OPENCLAW_GATEWAY_URL): Connection refused"),
+        (URLOrigin(source: .localGateway(port: .environment("OPENCLAW_GATEWAY_PORT"))),
+         "cannot connect to ws://127.0.0.1:18789 (the local gateway, port from OPENCLAW_GATEWAY_PORT;"
+            + " change it, or pass --url or set OPENCLAW_GATEWAY_URL): Connection refused"),
+        (URLOrigin(source: .localGateway(port: .profile("dev"))),
+         "cannot connect to ws://127.0.0.1:18789 (the local gateway of profile dev; set another with --url,"
+            + " OPENCLAW_GATEWAY_URL or OPENCLAW_GATEWAY_PORT): Connection refused"),
+        // Through an SSH tunnel nothing is named here: the tunnel's messages say where it went.
+        (nil, "cannot connect to 127.0.0.1:18789: Connection refused"),
+    ]
+
+    @Test(arguments: origins)
+    func aRefusedConnectSaysWhereTheURLCameFrom(_ origin: URLOrigin?, _ sentence: String) {
+        let failure = FailureMessages.failure(for: GatewayError.connectFailed(url: "ws://127.0.0.1:18789/", origin: origin, reason: Self.refused))
+        #expect(failure.message == sentence)
+        #expect(failure.status == .connection)
+    }
+
+    @Test func otherConnectFailuresKeepTheTransportsWordsAndATimeoutNamesTheOriginOnlyWhenNothingAnswered() {
+        let origin = URLOrigin(source: .option(.url))
+        let cases: [(GatewayError, String, openclaw.ExitStatus)] = [
+            (.connectFailed(url: "ws://nope.invalid:1/", origin: origin, reason: .resolve(host: "nope.invalid", reason: "Name or service not known")),
+             "cannot resolve nope.invalid: Name or service not known", .connection),
+            (.connectFailed(url: "wss://h:1/", origin: origin, reason: .tls("handshake with h failed: x")), "TLS: handshake with h failed: x", .connection),
+            (.handshakeTimedOut(url: "ws://h:1/", waitingFor: nil, limitSeconds: 10, origin: origin),
+             "timed out connecting to ws://h:1 (from --url; --connect-timeout 10)", .timeout),
+            (.handshakeTimedOut(url: "ws://h:1/", waitingFor: "hello-ok", limitSeconds: 10, origin: origin),
+             "timed out waiting for hello-ok from ws://h:1 (--connect-timeout 10)", .timeout),
+            (.handshakeTimedOut(url: "ws://h:1/gw/", waitingFor: nil, limitSeconds: 1, origin: nil),
+             "timed out connecting to ws://h:1/gw/ (--connect-timeout 1)", .timeout),
+        ]
+        for (error, sentence, status) in cases {
+            let failure = FailureMessages.failure(for: error)
+            #expect(failure.message == sentence)
+            #expect(failure.status == status)
+        }
+        let unresolvable = FailureMessages.failure(for: ConfigError.unresolvableHost(host: "gatway.exmaple.invalid", reason: "Name or service not known"))
+        #expect(unresolvable.message == "cannot resolve gatway.exmaple.invalid: Name or service not known")
+        #expect(unresolvable.status == .connection)
     }
 
     @Test func configReasonsNameTheFlagOrPlaceAndTheFix() {

@@ -19,6 +19,9 @@ public enum ConfigError: Error, Sendable, Equatable {
     case invalidURL(url: String, source: SettingSource)
     /// `ws://` to a host that is not loopback.
     case insecureWebSocket(url: String, source: SettingSource)
+    /// A `ws://` URL that would be refused as plaintext names a host that does not resolve: the typo is
+    /// the news, not the plaintext. `reason` is the resolver's (getaddrinfo's) own.
+    case unresolvableHost(host: String, reason: String)
     case remoteURLMissing(path: String)
     case tokenFileUnreadable(path: String, reason: String)
     case tokenFileEmpty(path: String)

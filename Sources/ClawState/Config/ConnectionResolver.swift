@@ -45,6 +45,9 @@ public enum ConnectionResolver {
             throw .invalidURL(url: redactUserInfo(urlText), source: urlSource)
         }
         guard PlaintextWebSocketPolicy.allows(url, environment: environment) else {
+            if let failure = PlaintextWebSocketPolicy.resolveFailure(url) {
+                throw .unresolvableHost(host: failure.host, reason: failure.reason)
+            }
             throw .insecureWebSocket(url: redactUserInfo(urlText), source: urlSource)
         }
         let sshRoute = try SSHRoute.resolve(config: config, choice: choice, url: url, environment: environment, profile: profile)

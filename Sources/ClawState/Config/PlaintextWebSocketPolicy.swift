@@ -49,6 +49,18 @@ public enum PlaintextWebSocketPolicy {
         return false
     }
 
+    /// Why `url`'s host cannot be resolved (getaddrinfo's words), or nil when it can. Asked only of a
+    /// URL `allows` refuses, so that a mistyped name is reported as such before any word on plaintext.
+    public static func resolveFailure(_ url: WebSocketURL) -> (host: String, reason: String)? {
+        do {
+            _ = try SocketAddress.resolve(host: url.host, port: url.port, passive: false)
+            return nil
+        } catch {
+            guard case .resolve(let host, let reason) = error else { return nil }
+            return (host, reason)
+        }
+    }
+
     private static func ipv4(_ text: String) -> [Int]? {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 4 else { return nil }

@@ -15,6 +15,8 @@ enum FailureMessages {
             if case .secretUnavailable(_, _, _, .storeUnavailable) = error {
                 return CommandFailure(.authentication, sentence(for: error))
             }
+            // A host name that does not resolve is a connect failure found early, as wss:// finds it.
+            if case .unresolvableHost = error { return CommandFailure(.connection, sentence(for: error)) }
             return CommandFailure(.usage, sentence(for: error))
         case let error as UsageError: return CommandFailure(.usage, error.message)
         default: return CommandFailure(.protocolError, "\(error)")
@@ -26,6 +28,11 @@ enum FailureMessages {
         case .cannotConnect(let text), .connectionLost(let text, _), .timedOut(let text), .protocolError(let text),
              .unavailable(let text, _), .invalidRequest(let text):
             return text
+        case .connectFailed(let url, let origin, let reason):
+            // A refused or unreachable gateway: say which one and where its URL came from; any other
+            // reason (a name that does not resolve, TLS) names the host or the fix itself.
+            guard case .connect(_, _, let error) = reason, let place = origin.flatMap(describe) else { return reason.description }
+            return "cannot connect to \(shown(url)) (\(place)): \(error)"
         case .upgradeRejected(let status, let line, let sentEdgeAuth):
             let proxy = status == 401 || status == 403 || (300..<400).contains(status)
             let hint = !proxy ? ""
@@ -37,9 +44,11 @@ enum FailureMessages {
                 ? ": the certificate is for another name (use --tls-fingerprint to pin it)"
                 : " (use --cacert or --tls-fingerprint)"
             return "TLS: certificate verify failed for \(host): \(detail)\(hint)"
-        case .handshakeTimedOut(let url, let waitingFor, let limit):
+        case .handshakeTimedOut(let url, let waitingFor, let limit, let origin):
             let what = waitingFor.map { "waiting for \($0) from" } ?? "connecting to"
-            return "timed out \(what) \(url) (--connect-timeout \(formatSeconds(limit)))"
+            // Where the URL came from matters when nothing answered, not once the gateway has.
+            let place = waitingFor == nil ? origin.flatMap(describe).map { "\($0); " } ?? "" : ""
+            return "timed out \(what) \(shown(url)) (\(place)--connect-timeout \(formatSeconds(limit)))"
         case .handshakeStepTimedOut(let url, let waitingFor, let limit):
             let what = waitingFor.map { "waiting for \($0) from" } ?? "waiting for the WebSocket upgrade from"
             return "timed out \(what) \(url) after \(limit) ms (OPENCLAW_HANDSHAKE_TIMEOUT_MS, default 15000)"
@@ -58,14 +67,21 @@ enum FailureMessages {
             let approve = requestId.map { "; approve it on the gateway host with: openclaw devices approve \($0)" }
                 ?? "; approve it on the gateway host with: openclaw devices list, then openclaw devices approve REQUEST_ID"
             return "pairing required: this device is not approved yet\(why.map { " (\($0))" } ?? "")\(approve)"
-        case .tokenMissing:
+        case .tokenMissing(let urlSource):
+            // The official rule: a URL given as a flag takes credentials only from flags.
+            if urlSource == .option(.url) {
+                return "the gateway requires a token: \(urlFlagTakesNoStoredCredentials); pass --token or --token-file"
+            }
             return "the gateway requires a token: pass --token or --token-file, or set OPENCLAW_GATEWAY_TOKEN"
         case .tokenMismatch(let source):
             let which = source.map { " (from \(name(of: $0)))" } ?? " (the stored device token)"
             return "the gateway refused the token\(which): check it against gateway.auth.token on the gateway host"
         case .deviceTokenMismatch:
             return "the gateway refused this device's stored token: it was rotated or revoked; pass the shared token with --token to get a new one"
-        case .passwordMissing:
+        case .passwordMissing(let urlSource):
+            if urlSource == .option(.url) {
+                return "the gateway requires a password: \(urlFlagTakesNoStoredCredentials); pass --password"
+            }
             return "the gateway requires a password: pass --password or set OPENCLAW_GATEWAY_PASSWORD"
         case .passwordMismatch(let source):
             return "the gateway refused the password\(source.map { " (from \(name(of: $0)))" } ?? "")"
@@ -77,6 +93,37 @@ enum FailureMessages {
             return "authentication failed: \(message)"
         case .cannotSign(let detail):
             return "cannot sign the device proof: \(detail)"
+        }
+    }
+
+    /// A URL as people write it: `ws://host:port` without the lone `/` of an empty path.
+    static func shown(_ url: String) -> String {
+        let parts = url.split(separator: "/", omittingEmptySubsequences: false)  // "ws:", "", "host:port", path…
+        return parts.count == 4 && parts[3].isEmpty ? String(url.dropLast()) : url
+    }
+
+    static let urlFlagTakesNoStoredCredentials = "with --url, credentials from the environment and the config file are not used"
+
+    /// Where a gateway URL came from and how to choose another, for a connect that failed; nil when
+    /// the source names nothing to change.
+    static func describe(_ origin: URLOrigin) -> String? {
+        let elsewhere = "pass --url or set OPENCLAW_GATEWAY_URL"
+        switch origin.source {
+        case .option(.url):
+            return "from --url"
+        case .environment(let variable):
+            return "from \(variable); change it, or pass --url"
+        case .configKey(let key, let path):
+            return "from \(key) in \(path); change it, or \(elsewhere)"
+        case .localGateway(.builtInDefault):
+            let config = origin.configPath.map { "in \($0)" } ?? "in the config file"
+            return "the default local gateway; set another with --url, OPENCLAW_GATEWAY_URL or gateway.port \(config)"
+        case .localGateway(.profile(let profile)):
+            return "the local gateway of profile \(profile); set another with --url, OPENCLAW_GATEWAY_URL or OPENCLAW_GATEWAY_PORT"
+        case .localGateway(let port):
+            return "the local gateway, port from \(name(of: port)); change it, or \(elsewhere)"
+        default:
+            return nil
         }
     }
 
@@ -109,6 +156,8 @@ enum FailureMessages {
                 + " cross the network unencrypted; use wss://, or an SSH tunnel"
                 + " (ssh -N -L 18789:127.0.0.1:18789 user@host, then ws://127.0.0.1:18789),"
                 + " or on a trusted private network set OPENCLAW_ALLOW_INSECURE_PRIVATE_WS=1"
+        case .unresolvableHost(let host, let reason):
+            return "cannot resolve \(host): \(reason)"
         case .remoteURLMissing(let path):
             return "config file \(path): gateway.mode is \"remote\" but gateway.remote.url is missing;"
                 + " set gateway.remote.url, set gateway.mode to \"local\", or pass --url"

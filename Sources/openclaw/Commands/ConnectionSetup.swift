@@ -58,6 +58,7 @@ enum ConnectionSetup {
     static func sessionOptions(for context: CommandContext, resolved: ResolvedConnection) throws -> SessionOptions {
         let global = context.global
         var options = SessionOptions(url: resolved.url, clientVersion: HelpText.version)
+        options.urlOrigin = URLOrigin(source: resolved.urlSource, configPath: resolved.configPath)
         options.token = resolved.token?.value
         options.tokenSource = resolved.tokenSource
         options.password = resolved.password?.value

@@ -151,11 +151,12 @@ enum TransportFailure {
         switch error {
         case .timedOut, .handshakeTimedOut, .handshakeStepTimedOut:
             self = .timeout(timeoutMs: timeoutMs, dispatched: dispatched)
-        case .cannotConnect(let detail):
-            let codes = ["Connection refused": "ECONNREFUSED", "Connection reset by peer": "ECONNRESET",
-                         "No route to host": "EHOSTUNREACH", "Network is unreachable": "ENETUNREACH",
-                         "Connection timed out": "ETIMEDOUT", "cannot resolve": "ENOTFOUND"]
-            self = .unreachable(code: codes.first { detail.contains($0.key) }?.value)
+        case .connectFailed(_, _, .connect(_, _, let error)):
+            self = .unreachable(code: error.connectErrorName)
+        case .connectFailed(_, _, .resolve):
+            self = .unreachable(code: "ENOTFOUND")
+        case .cannotConnect:
+            self = .unreachable(code: nil)
         case .connectionLost(let reason, let closeCode):
             self = .closed(code: closeCode ?? 1006, reason: reason.isEmpty ? "no close reason" : reason, dispatched: dispatched)
         default:

@@ -48,7 +48,8 @@ final class SSHTunnels {
         guard let tunnel = current else { return error }
         let why: String
         switch error {
-        case .cannotConnect(let text), .connectionLost(let text, _):
+        case .cannotConnect, .connectFailed, .connectionLost:
+            let text = FailureMessages.sentence(for: error)
             // The forwarded socket closes as ssh exits; it is reaped a moment later.
             if let end = tunnel.termination ?? tunnel.waitForExit(seconds: 0.25) {
                 why = "\(text); " + FailureMessages.tunnelClosed(tunnel, end)

@@ -161,7 +161,7 @@ struct Watcher {
     /// A stable word for the kind of failure, for `--client-events` consumers.
     static func code(of error: GatewayError) -> String {
         switch error {
-        case .cannotConnect: return "cannot-connect"
+        case .cannotConnect, .connectFailed: return "cannot-connect"
         case .upgradeRejected(let status, _, _): return "http-\(status)"
         case .certificateRejected: return "certificate"
         case .connectionLost(_, let closeCode): return closeCode.map { "closed-\($0)" } ?? "connection-lost"
