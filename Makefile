@@ -15,7 +15,7 @@ RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath
 DIST_SCRATCH := .build-dist
 STATIC_OPENSSL := $(CURDIR)/.build-dist-openssl
 
-.PHONY: help deps build release test check-layers demo bench install uninstall completions man clean fuzz deb dist dist-build package-test
+.PHONY: help deps build release test check-layers demo bench install uninstall completions man clean fuzz deb dist dist-build package-test arm64 test-arm64
 
 help:
 	@echo "make deps      install what make test needs and this machine lacks (apt-get; sudo when not root)"
@@ -31,6 +31,8 @@ help:
 	@echo "make deb       Debian package $(PACKAGES)/openclaw_$(VERSION)-$(DEB_REVISION)_ARCH.deb (dpkg-deb)"
 	@echo "make dist      portable tarball $(PACKAGES)/openclaw-$(VERSION)-linux-ARCH.tar.gz (static Swift runtime, OpenSSL and SQLite)"
 	@echo "make package-test  build both, then check their contents, lintian, and run the binaries from them"
+	@echo "make arm64     Linux arm64 .deb and static tarball in $(PACKAGES)/, cross-built with Debian's Swift (root)"
+	@echo "make test-arm64  the end-to-end tests and package tests against the arm64 binaries, under QEMU (root)"
 	@echo "make completions / make man  regenerate completions/ and man/ from the command table"
 
 build:
@@ -127,4 +129,29 @@ fuzz:
 	FUZZ_SECONDS=$(FUZZ_SECONDS) fuzz/fuzz.sh all
 
 clean:
-	rm -rf .build .build-dist .build-dist-openssl .build-pkg $(PACKAGES)
+	@if grep -q " $(CURDIR)/$(ARM64)/" /proc/mounts; then echo "make clean: something is still mounted in $(ARM64)" >&2; exit 1; fi
+	rm -rf $(ARM64) .build .build-dist .build-dist-openssl .build-pkg $(PACKAGES)
+
+# Linux arm64 (aarch64): cross-built at native speed with Debian's Swift (trixie) against the arm64
+# libraries of a cached Debian root (packaging/arm64/; README, Platforms). Needs root (debootstrap, chroot,
+# binfmt_misc); every mount is undone on every path.
+ARM64 := .build-arm64
+ARM64_PRODUCTS := $(CURDIR)/$(ARM64)/static/aarch64-unknown-linux-gnu/release
+# The end-to-end suites (the tests that drive the real binaries) to run under emulation; all by default.
+ARM64_TESTS ?= openclawTests
+arm64:
+	packaging/arm64/root.sh $(ARM64)/root
+	packaging/arm64/binfmt.sh $(ARM64)/root/usr/bin/qemu-aarch64
+	OPENCLAW_COMMIT=$(COMMIT) SOURCE_DATE_EPOCH=$$(git log -1 --format=%ct 2>/dev/null || echo 0) \
+		packaging/arm64/in-root.sh $(ARM64)/root packaging/arm64/cross-build.sh $(VERSION) $(VERSION)-$(DEB_REVISION) $(PACKAGES)
+
+# The test bundle is built natively and pointed at the arm64 binaries (binfmt_misc runs them through QEMU);
+# tests that cannot hold under emulation skip themselves by name (OPENCLAW_TEST_EMULATION). Then the
+# package tests of the arm64 .deb and tarball, and the .deb installed with apt, in the cross-build root.
+test-arm64: arm64
+	$(SWIFT) build --build-tests
+	OPENCLAW_TEST_PRODUCTS=$(ARM64_PRODUCTS) OPENCLAW_TEST_EMULATION=qemu $(SWIFT) test --skip-build --filter '$(ARM64_TESTS)'
+	packaging/arm64/in-root.sh $(ARM64)/root \
+		DEB_ARCH=arm64 DIST_ARCH=aarch64 OBJDUMP=aarch64-linux-gnu-objdump SIMULATOR=/src/$(ARM64)/static/aarch64-unknown-linux-gnu/release/openclaw-gateway-sim \
+		tests/package-test.sh $(PACKAGES) $(VERSION) $(DEB_REVISION) "$(COMMIT)"
+	packaging/arm64/in-root.sh $(ARM64)/root packaging/arm64/install-test.sh $(PACKAGES)/openclaw_$(VERSION)-$(DEB_REVISION)_arm64.deb

@@ -2,10 +2,14 @@
 # build-deb.sh BINARY VERSION OUTDIR: packages a release build of openclaw as
 # OUTDIR/openclaw_VERSION_ARCH.deb with dpkg-deb (no debhelper, no fakeroot: --root-owner-group).
 # Called by `make deb`; VERSION is the Debian version (upstream-revision, e.g. 0.1.0-1).
+# Cross packaging (make arm64): DEB_ARCH names the binary's architecture, STRIP its strip.
 set -euo pipefail
 binary=$1 version=$2 outdir=$3
 repo=$(cd "$(dirname "$0")/.." && pwd)
-arch=$(dpkg --print-architecture)
+arch=${DEB_ARCH:-$(dpkg --print-architecture)}
+strip=${STRIP:-strip}
+# dpkg-shlibdeps reads the libraries (and uses the objdump) of the binary's architecture
+export DEB_HOST_ARCH=$arch
 work=$repo/.build-pkg/deb
 root=$work/openclaw_${version}_${arch}
 rm -rf "$work"
@@ -16,7 +20,7 @@ install -d "$root/usr/bin" "$root/usr/share/lintian/overrides" "$root/usr/share/
     "$root/usr/share/bash-completion/completions" "$root/usr/share/zsh/vendor-completions" \
     "$root/usr/share/fish/vendor_completions.d"
 install -m 0755 "$binary" "$root/usr/bin/openclaw"
-strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/usr/bin/openclaw"
+"$strip" --strip-unneeded --remove-section=.comment --remove-section=.note "$root/usr/bin/openclaw"
 gzip -9n < "$repo/man/openclaw.1" > "$root/usr/share/man/man1/openclaw.1.gz"
 gzip -9n < "$repo/packaging/debian/changelog" > "$root/usr/share/doc/openclaw/changelog.Debian.gz"
 install -m 0644 "$repo/packaging/debian/copyright" "$root/usr/share/doc/openclaw/copyright"

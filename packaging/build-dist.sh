@@ -6,7 +6,9 @@
 set -euo pipefail
 binary=$1 version=$2 outdir=$3
 repo=$(cd "$(dirname "$0")/.." && pwd)
-name=openclaw-$version-linux-$(uname -m)
+# Cross packaging (make arm64): DIST_ARCH names the binary's architecture, STRIP its strip.
+name=openclaw-$version-linux-${DIST_ARCH:-$(uname -m)}
+strip=${STRIP:-strip}
 work=$repo/.build-pkg/dist
 top=$work/$name
 rm -rf "$work"
@@ -14,7 +16,7 @@ mkdir -p "$outdir"
 install -d "$top/bin" "$top/share/man/man1" "$top/share/doc/openclaw" \
     "$top/share/bash-completion/completions" "$top/share/zsh/site-functions" "$top/share/fish/vendor_completions.d"
 install -m 0755 "$binary" "$top/bin/openclaw"
-strip --strip-unneeded --remove-section=.comment --remove-section=.note "$top/bin/openclaw"
+"$strip" --strip-unneeded --remove-section=.comment --remove-section=.note "$top/bin/openclaw"
 install -m 0644 "$repo/man/openclaw.1" "$top/share/man/man1/openclaw.1"
 install -m 0644 "$repo/completions/openclaw.bash" "$top/share/bash-completion/completions/openclaw"
 install -m 0644 "$repo/completions/_openclaw" "$top/share/zsh/site-functions/_openclaw"

@@ -10,9 +10,14 @@ set -uo pipefail
 packages=$1 version=$2 revision=$3 commit=${4:-}
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
-deb=$packages/openclaw_${version}-${revision}_$(dpkg --print-architecture).deb
-tarball=$packages/openclaw-$version-linux-$(uname -m).tar.gz
-simulator=$repo/.build/release/openclaw-gateway-sim
+# Cross-built packages (make test-arm64): DEB_ARCH and DIST_ARCH name their architecture, SIMULATOR the
+# simulator to run (binfmt_misc runs foreign binaries through QEMU).
+deb_arch=${DEB_ARCH:-$(dpkg --print-architecture)}
+dist_arch=${DIST_ARCH:-$(uname -m)}
+deb=$packages/openclaw_${version}-${revision}_$deb_arch.deb
+tarball=$packages/openclaw-$version-linux-$dist_arch.tar.gz
+simulator=${SIMULATOR:-$repo/.build/release/openclaw-gateway-sim}
+objdump=${OBJDUMP:-objdump}
 scratch=$(mktemp -d)
 failures=0
 sim_pid=
@@ -69,14 +74,14 @@ LIST
     check "deb: directories are root-owned 0755" same "$(dpkg-deb -c "$deb" | awk '$1 ~ /^d/ && ($1 != "drwxr-xr-x" || $2 != "root/root")')" ""
     check "deb: Package, Version, Architecture" same \
         "$(dpkg-deb -f "$deb" Package Version Architecture)" \
-        "$(printf 'Package: openclaw\nVersion: %s-%s\nArchitecture: %s' "$version" "$revision" "$(dpkg --print-architecture)")"
+        "$(printf 'Package: openclaw\nVersion: %s-%s\nArchitecture: %s' "$version" "$revision" "$deb_arch")"
 
     root=$scratch/root
     dpkg-deb -x "$deb" "$root"
     depends=$(dpkg-deb -f "$deb" Depends)
     depends_cover_needed() {
         local needed library path package
-        needed=$(objdump -p "$root/usr/bin/openclaw" | awk '$1 == "NEEDED" {print $2}')
+        needed=$("$objdump" -p "$root/usr/bin/openclaw" | awk '$1 == "NEEDED" {print $2}')
         [ -n "$needed" ] || { echo "objdump found no NEEDED entries"; return 1; }
         for library in $needed; do
             path=$(ldconfig -p | awk -v l="$library" '$1 == l && /x86-64|AArch64|aarch64/ {print $NF; exit}')
@@ -106,7 +111,7 @@ fi
 
 echo "# $tarball"
 if [ ! -f "$tarball" ]; then fail "the tarball exists" "$tarball missing: run make dist"; else
-    top=openclaw-$version-linux-$(uname -m)
+    top=openclaw-$version-linux-$dist_arch
     check "tarball: exact file list" same "$(tar -tzf "$tarball" | grep -v '/$' | sort)" "$(cat <<LIST
 $top/bin/openclaw
 $top/share/bash-completion/completions/openclaw
@@ -125,7 +130,7 @@ LIST
         cmp <(cat "$scratch/$top/share/man/man1/openclaw.1" "$scratch/$top/share/bash-completion/completions/openclaw" \
               "$scratch/$top/share/zsh/site-functions/_openclaw" "$scratch/$top/share/fish/vendor_completions.d/openclaw.fish") \
             <(cat man/openclaw.1 completions/openclaw.bash completions/_openclaw completions/openclaw.fish)
-    needed=$(objdump -p "$binary" | awk '$1 == "NEEDED" {print $2}' | sort | tr '\n' ' ')
+    needed=$("$objdump" -p "$binary" | awk '$1 == "NEEDED" {print $2}' | sort | tr '\n' ' ')
     only_system_libraries() {
         local library
         for library in $needed; do
@@ -136,7 +141,7 @@ LIST
         done
     }
     check "tarball: the binary needs only glibc, libstdc++ and libgcc_s ($needed)" only_system_libraries
-    check "tarball: no RPATH/RUNPATH" same "$(objdump -p "$binary" | awk '$1 == "RPATH" || $1 == "RUNPATH"')" ""
+    check "tarball: no RPATH/RUNPATH" same "$("$objdump" -p "$binary" | awk '$1 == "RPATH" || $1 == "RUNPATH"')" ""
     check "tarball: env -i openclaw --version" same "$(env -i "$binary" --version)" "$expected_version"
     if start_simulator; then
         check "tarball: env -i openclaw history over ws://" history_ok "$binary" "$url"

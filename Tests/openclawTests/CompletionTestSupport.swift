@@ -10,6 +10,7 @@ enum DocsTestSupport {
 
     /// `.build/debug/openclaw`, next to the test bundle or one directory up.
     static func openclawBinary() throws -> URL {
+        if ProcessInfo.processInfo.environment["OPENCLAW_TEST_PRODUCTS"] != nil { return BuiltProducts.executable("openclaw") }
         let testExecutable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         var directory = testExecutable.deletingLastPathComponent()
         for _ in 0..<3 {
