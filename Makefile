@@ -11,11 +11,14 @@ PACKAGES ?= packages
 COMMIT := $(shell c=$$(git rev-parse --short=12 HEAD 2>/dev/null) && { git diff --quiet HEAD 2>/dev/null || c=$$c-dirty; } && echo $$c)
 # Release builds: Swift runtime linked statically, no $$ORIGIN rpath (nothing ships beside the binary).
 RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath
-# `make dist` links OpenSSL and SQLite statically too, in its own scratch directory.
-DIST_SCRATCH := .build-dist
-STATIC_OPENSSL := $(CURDIR)/.build-dist-openssl
+# `make release` (so `install`, `dist` and `bench`) links each executable as a static PIE with OpenSSL's
+# archives (Package.swift, OPENCLAW_LINK): nothing to load or relocate at start.
+STATIC_OPENSSL := $(CURDIR)/.build-openssl-static
+RELEASE_ENV = PKG_CONFIG_PATH=$(STATIC_OPENSSL) OPENCLAW_LINK=static OPENCLAW_COMMIT=$(COMMIT)
+# The .deb's binary links the system's OpenSSL (its security updates must reach users), in its own scratch.
+DEB_SCRATCH := .build-deb
 
-.PHONY: help deps build release test check-layers demo bench install uninstall completions man clean fuzz deb dist dist-build package-test arm64 test-arm64
+.PHONY: help deps build release test check-layers demo bench install uninstall completions man clean fuzz deb dist deb-build package-test arm64 test-arm64
 
 help:
 	@echo "make deps      install what make test needs and this machine lacks (apt-get; sudo when not root)"
@@ -29,7 +32,7 @@ help:
 	@echo "make install   install binary, man page and completions under \$$(DESTDIR)\$$(PREFIX)"
 	@echo "make uninstall remove what make install installed"
 	@echo "make deb       Debian package $(PACKAGES)/openclaw_$(VERSION)-$(DEB_REVISION)_ARCH.deb (dpkg-deb)"
-	@echo "make dist      portable tarball $(PACKAGES)/openclaw-$(VERSION)-linux-ARCH.tar.gz (static Swift runtime, OpenSSL and SQLite)"
+	@echo "make dist      portable tarball $(PACKAGES)/openclaw-$(VERSION)-linux-ARCH.tar.gz (a static PIE: needs nothing from the system)"
 	@echo "make package-test  build both, then check their contents, lintian, and run the binaries from them"
 	@echo "make arm64     Linux arm64 .deb and static tarball in $(PACKAGES)/, cross-built with Debian's Swift (root)"
 	@echo "make test-arm64  the end-to-end tests and package tests against the arm64 binaries, under QEMU (root)"
@@ -39,7 +42,8 @@ build:
 	$(SWIFT) build
 
 release:
-	OPENCLAW_COMMIT=$(COMMIT) $(SWIFT) build $(RELEASE_FLAGS)
+	packaging/static-openssl.sh $(STATIC_OPENSSL)
+	$(RELEASE_ENV) $(SWIFT) build $(RELEASE_FLAGS)
 
 # What the build and the tests need, installed when missing (scripts/install-deps.sh: the one list).
 deps:
@@ -55,7 +59,7 @@ test:
 check-layers:
 	python3 scripts/check-layers.py
 
-# The .deb (from the release build that `make install`'s test already made) and the tarball,
+# The .deb (its own build, with the system's OpenSSL) and the tarball (the static release build),
 # checked by tests/package-test.sh: contents, lintian, and the binaries run from each.
 package-test: deb dist
 	tests/package-test.sh $(PACKAGES) $(VERSION) $(DEB_REVISION) "$(COMMIT)"
@@ -66,7 +70,7 @@ demo:
 	scripts/demo.sh
 
 # Release build, then the figures of the README's Benchmarks section (see bench/bench.py).
-bench: release
+bench: release deb-build
 	python3 bench/bench.py
 
 # Completion scripts and the man page are generated from the command table and committed;
@@ -109,19 +113,17 @@ install: release
 uninstall:
 	rm -f $(INSTALLED)
 
-# Debian package of the release build: binary, man page, completions, copyright, changelog.
-# The simulator is not packaged (README, Install).
-deb: release
-	packaging/build-deb.sh $(RELEASE_BIN)/openclaw $(VERSION)-$(DEB_REVISION) $(PACKAGES)
+# Debian package: binary (the system's OpenSSL and glibc, linked dynamically), man page, completions,
+# copyright, changelog. The simulator is not packaged (README, Install).
+deb: deb-build
+	packaging/build-deb.sh $(DEB_SCRATCH)/release/openclaw $(VERSION)-$(DEB_REVISION) $(PACKAGES)
 
-# Portable tarball: the same release build but with libssl/libcrypto and libsqlite3 linked statically.
-dist: dist-build
-	packaging/build-dist.sh $(DIST_SCRATCH)/release/openclaw $(VERSION) $(PACKAGES)
+deb-build:
+	OPENCLAW_COMMIT=$(COMMIT) $(SWIFT) build $(RELEASE_FLAGS) --product openclaw --scratch-path $(DEB_SCRATCH)
 
-dist-build:
-	packaging/static-openssl.sh $(STATIC_OPENSSL)
-	PKG_CONFIG_PATH=$(STATIC_OPENSSL) OPENCLAW_COMMIT=$(COMMIT) \
-		$(SWIFT) build $(RELEASE_FLAGS) --product openclaw --scratch-path $(DIST_SCRATCH)
+# Portable tarball: the release build, a static PIE that needs nothing from the system.
+dist: release
+	packaging/build-dist.sh $(RELEASE_BIN)/openclaw $(VERSION) $(PACKAGES)
 
 # libFuzzer harnesses (fuzz/README.md): build into fuzz/bin, run each target for FUZZ_SECONDS.
 FUZZ_SECONDS ?= 60
@@ -130,7 +132,7 @@ fuzz:
 
 clean:
 	@if grep -q " $(CURDIR)/$(ARM64)/" /proc/mounts; then echo "make clean: something is still mounted in $(ARM64)" >&2; exit 1; fi
-	rm -rf $(ARM64) .build .build-dist .build-dist-openssl .build-pkg $(PACKAGES)
+	rm -rf $(ARM64) .build .build-deb .build-openssl-static .build-release-tests .build-pkg $(PACKAGES)
 
 # Linux arm64 (aarch64): cross-built at native speed with Debian's Swift (trixie) against the arm64
 # libraries of a cached Debian root (packaging/arm64/; README, Platforms). Needs root (debootstrap, chroot,

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """`make bench`: openclaw's figures, each next to its floor measured in the same run.
 
+0. start-up: CPU time (user + system, i.e. task-clock) and page faults of one-shot commands, medians of
+   STARTUP_RUNS runs, beside /bin/true (the floor of any process) and the .deb's binary (system OpenSSL);
 1. one-shot `openclaw history`: wall time exec→exit, median and p95 (floor: `openclaw version`, run
    alternately with it);
 2. `watch` throughput for a 1M-event blast of ~300-byte chat deltas, into /dev/null and through a
@@ -23,6 +25,8 @@ TOKEN = "bench-token"
 RUNS = int(os.environ.get("BENCH_RUNS", "100"))
 EVENTS = int(os.environ.get("BENCH_EVENTS", "1000000"))
 PY_RUNS = int(os.environ.get("BENCH_PY_RUNS", "20"))
+STARTUP_RUNS = int(os.environ.get("BENCH_STARTUP_RUNS", "41"))
+DEB_OPENCLAW = os.path.join(ROOT, ".build-deb", "release", "openclaw")
 THROUGHPUT_RUNS = int(os.environ.get("BENCH_THROUGHPUT_RUNS", "3"))
 PY_EVENTS = int(os.environ.get("BENCH_PY_EVENTS", "200000"))
 PYCLIENT = os.path.join(ROOT, "bench", "pyclient.py")
@@ -59,6 +63,20 @@ def run_timed(argv, env, stdout=subprocess.DEVNULL, shell=False):
     return elapsed, usage.ru_maxrss
 
 
+def startup_cost(argv, env):
+    """Median CPU time (ms, user + system) and median page faults (minor + major) of STARTUP_RUNS runs."""
+    cpu, faults = [], []
+    for _ in range(STARTUP_RUNS):
+        proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        _, status, usage = os.wait4(proc.pid, 0)
+        err = proc.stderr.read().decode(errors="replace")
+        if os.waitstatus_to_exitcode(status) != 0:
+            sys.exit(f"bench: {argv} failed: {err.strip()}")
+        cpu.append((usage.ru_utime + usage.ru_stime) * 1000)
+        faults.append(usage.ru_minflt + usage.ru_majflt)
+    return statistics.median(cpu), int(statistics.median(faults))
+
+
 def percentile(values, p):
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
@@ -79,6 +97,36 @@ def main():
     try:
         print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.platform()}; "
               f"date: {time.strftime('%Y-%m-%d')}")
+
+        # 0. Start-up cost in CPU time and page faults (the kernel's own accounting, from wait4).
+        print(f"\n0. start-up, median of {STARTUP_RUNS} runs: CPU time (user + system) and page faults")
+        with Simulator("--history-fixture", "20:200") as sim:
+            env0 = dict(env, OPENCLAW_GATEWAY_URL=sim.url)
+            db_state = tempfile.mkdtemp(prefix="openclaw-bench-db-")
+            make_state_database(db_state)
+            env_db = dict(env0, HOME=db_state, OPENCLAW_STATE_DIR=db_state)
+            run_timed([OPENCLAW, "history"], env0)  # each creates its device identity once
+            run_timed([OPENCLAW, "history"], env_db)
+            rows = [("/bin/true (floor)", ["/bin/true"], env0, None, None),
+                    ("openclaw version", [OPENCLAW, "version"], env0, 2.0, 150),
+                    ("openclaw history (ws://)", [OPENCLAW, "history"], env0, 3.5, 220),
+                    ("openclaw history (state database)", [OPENCLAW, "history"], env_db, 4.5, None),
+                    ("openclaw send --no-wait", [OPENCLAW, "send", "--no-wait", "hi"], env0, None, None)]
+            if os.access(DEB_OPENCLAW, os.X_OK):
+                rows += [(".deb binary: version", [DEB_OPENCLAW, "version"], env0, None, None),
+                         (".deb binary: history (ws://)", [DEB_OPENCLAW, "history"], env0, None, None)]
+            for name, argv, env_, cpu_target, fault_target in rows:
+                cpu, faults = startup_cost(argv, env_)
+                targets = " ".join(t for t in (cpu_target and f"<= {cpu_target} ms",
+                                               fault_target and f"<= {fault_target} faults") if t)
+                print(f"   {name:36s} {cpu:6.2f} ms  {faults:5d} page faults" + (f"  (target {targets})" if targets else ""))
+                if cpu_target:
+                    results.append((f"{name}: CPU <= {cpu_target} ms", cpu <= cpu_target))
+                if fault_target:
+                    results.append((f"{name}: page faults <= {fault_target}", faults <= fault_target))
+            if not os.access(DEB_OPENCLAW, os.X_OK):
+                print("   (.deb binary not built: `make deb-build` builds it)")
+            shutil.rmtree(db_state, ignore_errors=True)
 
         # 1. One-shot history against its floor.
         with Simulator("--history-fixture", "20:200") as sim:

@@ -3,7 +3,7 @@
 #   .deb:     exact file list, modes and owners; control fields; Depends covers every library the
 #             binary needs; lintian (errors and warnings fail); unpacked with dpkg -x into a scratch
 #             root, its binary prints the version and talks to the simulator.
-#   tarball:  exact file list; the binary needs no OpenSSL or Swift library; run with `env -i`
+#   tarball:  exact file list; the binary is a static PIE (no shared library at all); run with `env -i`
 #             it prints the version and talks to the simulator over ws:// and wss://.
 # Run by `make package-test` (part of `make test`). Prints one ok/not ok line per check.
 set -uo pipefail
@@ -34,6 +34,22 @@ check() {
     if output=$("$@" 2>&1); then ok "$name"; else fail "$name" "$output"; fi
 }
 same() { [ "$1" = "$2" ] || { printf 'expected:\n%s\ngot:\n%s\n' "$2" "$1"; return 1; }; }
+
+# static_pie BINARY: linked as a static PIE (no interpreter, no NEEDED library).
+static_pie() {
+    local needed; needed=$(objdump -p "$1" | awk '$1 == "NEEDED" {print $2}' | tr '\n' ' ')
+    [ -z "$needed" ] || { echo "needs $needed"; return 1; }
+    file -b "$1" | grep -q 'static-pie linked' || { file -b "$1"; return 1; }
+}
+# hardened BINARY: position-independent, relocations read-only after start (BIND_NOW + GNU_RELRO), no
+# executable stack: what lintian's and Debian's hardening checks look for.
+hardened() {
+    local headers dynamic; headers=$(readelf -lW "$1") dynamic=$(readelf -dW "$1")
+    readelf -hW "$1" | grep -q 'Type: *DYN' || { echo "not PIE"; return 1; }
+    grep -q 'GNU_RELRO' <<<"$headers" || { echo "no GNU_RELRO"; return 1; }
+    grep -qE 'BIND_NOW|FLAGS_1.*NOW' <<<"$dynamic" || { echo "not BIND_NOW"; return 1; }
+    grep -E 'GNU_STACK' <<<"$headers" | grep -q 'RW ' || { echo "executable stack"; return 1; }
+}
 
 # COMMIT is what the Makefile compiled in (empty outside git): one computation, not two that may differ.
 # Run with an empty environment: no PATH, so no official CLI is found.
@@ -102,6 +118,7 @@ LIST
     check "deb: zsh completion" cmp "$root/usr/share/zsh/vendor-completions/_openclaw" completions/_openclaw
     check "deb: fish completion" cmp "$root/usr/share/fish/vendor_completions.d/openclaw.fish" completions/openclaw.fish
     check "deb: lintian reports no error or warning" lintian --fail-on error,warning "$deb"
+    check "deb: hardened (PIE, full RELRO, non-executable stack)" hardened "$root/usr/bin/openclaw"
     check "deb: the unpacked binary prints version, protocol range and commit" \
         same "$(env -i "$root/usr/bin/openclaw" --version)" "$expected_version"
     if start_simulator; then
@@ -130,17 +147,8 @@ LIST
         cmp <(cat "$scratch/$top/share/man/man1/openclaw.1" "$scratch/$top/share/bash-completion/completions/openclaw" \
               "$scratch/$top/share/zsh/site-functions/_openclaw" "$scratch/$top/share/fish/vendor_completions.d/openclaw.fish") \
             <(cat man/openclaw.1 completions/openclaw.bash completions/_openclaw completions/openclaw.fish)
-    needed=$("$objdump" -p "$binary" | awk '$1 == "NEEDED" {print $2}' | sort | tr '\n' ' ')
-    only_system_libraries() {
-        local library
-        for library in $needed; do
-            case $library in
-                libc.so.6|libm.so.6|libstdc++.so.6|libgcc_s.so.1|ld-linux-*.so.*) ;;
-                *) echo "unexpected dependency $library (needs: $needed)"; return 1 ;;
-            esac
-        done
-    }
-    check "tarball: the binary needs only glibc, libstdc++ and libgcc_s ($needed)" only_system_libraries
+    check "tarball: a static PIE that needs no shared library" static_pie "$binary"
+    check "tarball: hardened (PIE, full RELRO, non-executable stack)" hardened "$binary"
     check "tarball: no RPATH/RUNPATH" same "$("$objdump" -p "$binary" | awk '$1 == "RPATH" || $1 == "RUNPATH"')" ""
     check "tarball: env -i openclaw --version" same "$(env -i "$binary" --version)" "$expected_version"
     if start_simulator; then
