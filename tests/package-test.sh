@@ -37,7 +37,7 @@ same() { [ "$1" = "$2" ] || { printf 'expected:\n%s\ngot:\n%s\n' "$2" "$1"; retu
 
 # static_pie BINARY: linked as a static PIE (no interpreter, no NEEDED library).
 static_pie() {
-    local needed; needed=$(objdump -p "$1" | awk '$1 == "NEEDED" {print $2}' | tr '\n' ' ')
+    local needed; needed=$("$objdump" -p "$1" | awk '$1 == "NEEDED" {print $2}' | tr '\n' ' ')
     [ -z "$needed" ] || { echo "needs $needed"; return 1; }
     file -b "$1" | grep -q 'static-pie linked' || { file -b "$1"; return 1; }
 }
