@@ -11,7 +11,8 @@ mirror=$(sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/debian.sources 2>/dev/nu
 mirror=${mirror:-http://deb.debian.org/debian}
 native="swiftlang libstdc++-14-dev binutils binutils-aarch64-linux-gnu pkg-config make python3 git ca-certificates openssl
         dpkg-dev lintian file qemu-user libssl-dev libsqlite3-dev"
-foreign="libc6-dev:arm64 libgcc-14-dev:arm64 libstdc++-14-dev:arm64 libssl-dev:arm64 libsqlite3-dev:arm64"
+foreign="libc6-dev:arm64 libgcc-14-dev:arm64 libstdc++-14-dev:arm64 libssl-dev:arm64 libsqlite3-dev:arm64
+         zlib1g-dev:arm64 libzstd-dev:arm64"
 stamp="$suite | $native | $foreign | swiftlang:arm64 runtime"
 if [ -f "$root.done" ] && [ "$(cat "$root.done")" = "$stamp" ]; then exit 0; fi
 
