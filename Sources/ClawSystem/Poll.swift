@@ -45,7 +45,6 @@ public enum Poll {
         public let second: Bool
         public let third: Bool
 
-        @inlinable
         init(first: Bool, second: Bool, third: Bool) {
             self.first = first
             self.second = second
@@ -56,8 +55,8 @@ public enum Poll {
     /// One poll(2) for reading on three descriptors (a negative one is left out) until `deadline`,
     /// readiness including errors and hang-ups. Not retried: an interrupted wait (EINTR) returns
     /// nothing ready, so that the caller looks at its signals first. No allocation: a command's loop
-    /// runs it before every wait.
-    @inlinable
+    /// runs it before every wait. Not inlined: it is a system call anyway, and inlined it made the
+    /// loop's per-frame path longer.
     public static func readable(_ first: Int32, _ second: Int32, _ third: Int32, until deadline: Deadline) throws(SystemError) -> Readiness {
         var entries = (pollfd(fd: first, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: second, events: Int16(POLLIN), revents: 0),

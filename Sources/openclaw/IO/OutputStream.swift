@@ -59,7 +59,9 @@ final class OutputStream: @unchecked Sendable {
     }
 
     /// Writes out everything buffered. Returns false when the reader has gone (EPIPE).
-    @discardableResult
+    /// Never inlined: the command loop calls it before every wait, and inlined there (with the pipe
+    /// check) it lengthened the loop's path for every frame.
+    @discardableResult @inline(never)
     func flush() -> Bool {
         guard !isClosed else { return false }
         if !triedLargerPipe && used >= OutputStream.largeFlush { enlargePipe() }
