@@ -25,7 +25,7 @@ help:
 	@echo "make build     debug build of openclaw and openclaw-gateway-sim"
 	@echo "make release   optimised build"
 	@echo "make test      build and run every test (unit and end-to-end)"
-	@echo "make check-layers  the module layers of ARCHITECTURE.md hold (run by make test)"
+	@echo "make check-layers  the module layers of ARCHITECTURE.md hold, only ClawSystem imports the C library (run by make test)"
 	@echo "make demo      start the bundled simulator, send a message, print the history"
 	@echo "make bench     release build, then one-shot latency, watch throughput and peak RSS"
 	@echo "make fuzz      build and run the libFuzzer targets for FUZZ_SECONDS (default 60) each"
@@ -55,9 +55,11 @@ test:
 	SWIFT="$(SWIFT)" MAKE="$(MAKE)" scripts/test.sh
 
 # The module layout of ARCHITECTURE.md: Package.swift's dependencies point down, and only
-# ClawSystem imports the C library (scripts/check-layers.py).
+# ClawSystem imports the C library, the CLI and the simulator included (scripts/check-layers.py);
+# then the checker's self-test: a tree with a Glibc import outside ClawSystem must fail it.
 check-layers:
 	python3 scripts/check-layers.py
+	python3 scripts/check-layers-test.py
 
 # The .deb (its own build, with the system's OpenSSL) and the tarball (the static release build),
 # checked by tests/package-test.sh: contents, lintian, and the binaries run from each.

@@ -17,7 +17,12 @@ let staticExecutable: [LinkerSetting] = Context.environment["OPENCLAW_LINK"] == 
 
 // Release builds optimise across the layers' module boundaries, as one module did before the split
 // (the frame scanner, the WebSocket decoder and the session loop are each other's hot paths).
-let optimized: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
+// OPENCLAW_CROSS_MODULE_OPTIMIZATION=0 leaves it out, for compilers that crash on it (Debian's
+// swiftlang 6.0.3 and 6.2.3); the hot helpers that cross a module are @inlinable either way.
+let crossModuleOptimization = !["0", "no", "off", "false"].contains(
+    (Context.environment["OPENCLAW_CROSS_MODULE_OPTIMIZATION"] ?? "").lowercased())
+let optimized: [SwiftSetting] = crossModuleOptimization
+    ? [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))] : []
 
 let package = Package(
     name: "openclaw",

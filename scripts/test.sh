@@ -50,7 +50,7 @@ failed_tests() {
 }
 
 scripts/install-deps.sh test || exit 1
-step check-layers python3 scripts/check-layers.py
+step check-layers "$make" --no-print-directory check-layers
 if step build "$swift" build --build-tests; then
     step tests "$swift" test --skip-build
 else

@@ -38,4 +38,37 @@ public enum Poll {
 
     public static let readable = Int16(POLLIN)
     public static let writable = Int16(POLLOUT)
+
+    /// Which of the three descriptors of `readable(_:_:_:until:)` poll(2) reported.
+    public struct Readiness: Sendable {
+        public let first: Bool
+        public let second: Bool
+        public let third: Bool
+
+        init(first: Bool, second: Bool, third: Bool) {
+            self.first = first
+            self.second = second
+            self.third = third
+        }
+    }
+
+    /// One poll(2) for reading on three descriptors (a negative one is left out) until `deadline`,
+    /// readiness including errors and hang-ups. Not retried: an interrupted wait (EINTR) returns
+    /// nothing ready, so that the caller looks at its signals first. No allocation: a command's loop
+    /// runs it before every wait. Not inlined: it is a system call anyway, and inlined it made the
+    /// loop's per-frame path longer.
+    public static func readable(_ first: Int32, _ second: Int32, _ third: Int32, until deadline: Deadline) throws(SystemError) -> Readiness {
+        var entries = (pollfd(fd: first, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: second, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: third, events: Int16(POLLIN), revents: 0))
+        let timeout = deadline.pollTimeout
+        // A homogeneous tuple is laid out as a C array of its elements.
+        let result = withUnsafeMutableBytes(of: &entries) { Glibc.poll($0.baseAddress!.assumingMemoryBound(to: pollfd.self), 3, timeout) }
+        if result < 0 {
+            let error = SystemError.last
+            if error.isInterrupted { return Readiness(first: false, second: false, third: false) }
+            throw error
+        }
+        return Readiness(first: entries.0.revents != 0, second: entries.1.revents != 0, third: entries.2.revents != 0)
+    }
 }

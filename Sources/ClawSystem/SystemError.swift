@@ -18,6 +18,9 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
     /// EINTR: the call should be repeated.
     public var isInterrupted: Bool { code == EINTR }
 
+    /// EAGAIN: a non-blocking descriptor has nothing to read (or no room to write) now.
+    public var isWouldBlock: Bool { code == EAGAIN }
+
     /// No error, or one that means the peer went away (reset, broken pipe, nothing to read).
     public var meansPeerClosed: Bool { code == 0 || code == ECONNRESET || code == EPIPE || code == EAGAIN }
 

@@ -1,5 +1,5 @@
-import Glibc
+import ClawSystem
 import ClawCrypto
 
 OpenSSLRuntime.prepareForShortLivedProcess()
-exit(Dispatcher.run(Array(CommandLine.arguments.dropFirst())).rawValue)
+ThisProcess.exit(Dispatcher.run(Array(CommandLine.arguments.dropFirst())).rawValue)

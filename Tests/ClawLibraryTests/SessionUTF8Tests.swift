@@ -39,7 +39,7 @@ import Testing
         Array(#"{"type":"event","event":"tick"}"#.utf8) + [0xFF],
         [0xC3],
         Array("not json ".utf8) + [0xFE],
-    ])
+    ] as [[UInt8]])
     func invalidUTF8EndsTheConnectionWith1007(message: [UInt8]) throws {
         let (session, stream) = try Self.session(receiving: [Self.event, message, Self.event])
         #expect(try session.receive(deadline: .now)?.raw == Self.event)

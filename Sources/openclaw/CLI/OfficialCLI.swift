@@ -1,4 +1,3 @@
-import Glibc
 import ClawSystem
 
 /// The official OpenClaw CLI (the Node `openclaw`), which owns every command that is not ours.
@@ -23,7 +22,7 @@ enum OfficialCLI {
     /// `OPENCLAW_OFFICIAL_CLI` if set, else the first `openclaw` on PATH that is not this binary
     /// (compared by device and inode, and by real path, so a symlink to ourselves is skipped).
     static func locate(_ environment: Environment) -> Result<String, LocateFailure> {
-        let this = FileIdentity(path: "/proc/self/exe")
+        let this = FileIdentity(path: ThisProcess.executablePath)
         if let path = environment.trimmed(pathVariable) {
             guard let candidate = FileIdentity(path: path) else {
                 return .failure(.unusableVariable(path: path, reason: "no such file"))
@@ -53,12 +52,9 @@ enum OfficialCLI {
         case .success(let found): path = found
         case .failure(let failure): return HandOverFailure(failure, command: command)
         }
-        setenv(loopGuardVariable, "1", 1)
-        var argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) }
-        argv.append(nil)
-        execv(path, argv)
-        let reason = systemErrorText(errno)
-        unsetenv(loopGuardVariable)
+        ThisProcess.setEnvironmentVariable(loopGuardVariable, to: "1")
+        let reason = ThisProcess.replace(with: path, arguments: [path] + arguments)
+        ThisProcess.removeEnvironmentVariable(loopGuardVariable)
         return HandOverFailure("cannot run the official OpenClaw CLI at \(path): \(reason)")
     }
 
@@ -92,36 +88,5 @@ struct HandOverFailure: Error {
         case .variableIsThisClient(let path):
             message = "\(OfficialCLI.pathVariable)=\(path) is this client, not the official OpenClaw CLI"
         }
-    }
-}
-
-/// A file's device and inode after following symlinks, and its real path.
-private struct FileIdentity {
-    let device: UInt
-    let inode: UInt
-    let mode: UInt32
-    let realPath: String?
-    let path: String
-
-    init?(path: String) {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        device = UInt(info.st_dev)
-        inode = UInt(info.st_ino)
-        mode = info.st_mode
-        self.path = path
-        if let resolved = realpath(path, nil) {
-            realPath = String(cString: resolved)
-            free(resolved)
-        } else {
-            realPath = nil
-        }
-    }
-
-    var isExecutableFile: Bool { (mode & S_IFMT) == S_IFREG && access(path, X_OK) == 0 }
-
-    func isSame(as other: FileIdentity?) -> Bool {
-        guard let other else { return false }
-        return (device == other.device && inode == other.inode) || (realPath != nil && realPath == other.realPath)
     }
 }

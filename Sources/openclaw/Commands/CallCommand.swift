@@ -1,4 +1,4 @@
-import Glibc
+import ClawSystem
 import ClawJSON
 import ClawProtocol
 import ClawSession
@@ -163,11 +163,12 @@ struct LineReader {
     /// Reads what is available (call after poll reports the descriptor readable).
     mutating func fill() throws {
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        let n = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        if n > 0 { buffer.append(contentsOf: chunk[0..<n]) }
-        else if n == 0 { sawEnd = true }
-        else if errno != EINTR && errno != EAGAIN {
-            throw CommandFailure(.usage, "cannot read batch requests from stdin: \(String(cString: strerror(errno)))")
+        let n: Int
+        do { n = try FileDescriptor.read(descriptor, into: &chunk) } catch {
+            if error.isInterrupted || error.isWouldBlock { return }
+            throw CommandFailure(.usage, "cannot read batch requests from stdin: \(error)")
         }
+        if n > 0 { buffer.append(contentsOf: chunk[0..<n]) }
+        else { sawEnd = true }
     }
 }

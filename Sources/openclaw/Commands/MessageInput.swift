@@ -1,4 +1,4 @@
-import Glibc
+import ClawSystem
 import ClawJSON
 import ClawCrypto
 import ClawProtocol
@@ -12,7 +12,7 @@ enum MessageInput {
         if let path = file {
             guard arguments.isEmpty else { throw CommandFailure(.usage, "give the message as arguments or with --file, not both") }
             bytes = try FileInput.read(path, what: "--file")
-        } else if arguments == ["-"] || (arguments.isEmpty && isatty(0) == 0) {
+        } else if arguments == ["-"] || (arguments.isEmpty && !TerminalDevice.isTerminal(0)) {
             bytes = try FileInput.read("-", what: "stdin")
         } else {
             bytes = Array(arguments.joined(separator: " ").utf8)
@@ -32,18 +32,20 @@ enum MessageInput {
 enum FileInput {
     /// Reads `path` (`-` = stdin) completely.
     static func read(_ path: String, what: String, limit: Int = 64 * 1024 * 1024) throws -> [UInt8] {
-        let fd = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw CommandFailure(.usage, "cannot read \(what) \(path): \(String(cString: strerror(errno)))") }
-        defer { if fd != 0 { close(fd) } }
+        let fd: Int32
+        do { fd = path == "-" ? 0 : try FileDescriptor.openForReading(path) } catch {
+            throw CommandFailure(.usage, "cannot read \(what) \(path): \(error)")
+        }
+        defer { if fd != 0 { FileDescriptor.close(fd) } }
         var out = [UInt8]()
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n == 0 { break }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw CommandFailure(.usage, "cannot read \(what) \(path): \(String(cString: strerror(errno)))")
+            let n: Int
+            do { n = try FileDescriptor.read(fd, into: &chunk) } catch {
+                if error.isInterrupted { continue }
+                throw CommandFailure(.usage, "cannot read \(what) \(path): \(error)")
             }
+            if n == 0 { break }
             out.append(contentsOf: chunk[0..<n])
             if out.count > limit { throw CommandFailure(.usage, "\(what) \(path) is larger than \(limit / 1024 / 1024) MiB") }
         }

@@ -1,4 +1,3 @@
-import Glibc
 import ClawJSON
 import ClawCrypto
 import ClawProtocol

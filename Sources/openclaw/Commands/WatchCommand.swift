@@ -1,4 +1,3 @@
-import Glibc
 import ClawSystem
 import ClawJSON
 import ClawProtocol

@@ -1,4 +1,3 @@
-import Glibc
 import ClawSystem
 import ClawProtocol
 import ClawSession
@@ -56,15 +55,15 @@ final class FrameLoop {
             if deadline.hasPassed { return .timeout }
             if sawFrame { watchdog = .after(seconds: silenceLimit); sawFrame = false }
             try keepAlive()
-            var fds = [
-                pollfd(fd: session?.fileDescriptor ?? -1, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: reportsSignals ? signals.descriptor : -1, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: input ?? -1, events: Int16(POLLIN), revents: 0),
-            ]
-            let ready = poll(&fds, nfds_t(fds.count), min(deadline, watchdog, nextPing).pollTimeout)
-            if ready < 0 && errno != EINTR { throw GatewayError.connectionLost("poll failed: errno \(errno)", closeCode: nil) }
-            if fds[1].revents != 0 { _ = signals.drain() }
-            if fds[2].revents != 0 && !(reportsSignals && signals.received != 0) {
+            let ready: Poll.Readiness
+            do {
+                ready = try Poll.readable(session?.fileDescriptor ?? -1, reportsSignals ? signals.descriptor : -1, input ?? -1,
+                                          until: min(deadline, watchdog, nextPing))
+            } catch {
+                throw GatewayError.connectionLost("poll failed: errno \(error.code)", closeCode: nil)
+            }
+            if ready.second { _ = signals.drain() }
+            if ready.third && !(reportsSignals && signals.received != 0) {
                 return .input
             }
         }

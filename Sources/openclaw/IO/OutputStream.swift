@@ -1,4 +1,4 @@
-import Glibc
+import ClawSystem
 
 /// Buffered writing to a file descriptor with explicit flushes: frames that arrive together
 /// leave in one write(2), and nothing waits in the buffer while openclaw waits for input.
@@ -59,7 +59,9 @@ final class OutputStream: @unchecked Sendable {
     }
 
     /// Writes out everything buffered. Returns false when the reader has gone (EPIPE).
-    @discardableResult
+    /// Never inlined: the command loop calls it before every wait, and inlined there (with the pipe
+    /// check) it lengthened the loop's path for every frame.
+    @discardableResult @inline(never)
     func flush() -> Bool {
         guard !isClosed else { return false }
         if !triedLargerPipe && used >= OutputStream.largeFlush { enlargePipe() }
@@ -68,28 +70,14 @@ final class OutputStream: @unchecked Sendable {
     }
 
     private func writeAll(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
-        var offset = 0
-        while offset < count {
-            let written = Glibc.write(descriptor, bytes + offset, count - offset)
-            if written >= 0 { offset += written; continue }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN:
-                var pfd = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-                _ = poll(&pfd, 1, -1)
-            default:
-                // EPIPE and friends: the reader is gone; end quietly.
-                isClosed = true
-                return false
-            }
-        }
-        return true
+        if FileDescriptor.write(all: bytes, count: count, to: descriptor) { return true }
+        // EPIPE and friends: the reader is gone; end quietly.
+        isClosed = true
+        return false
     }
 
     /// A flush this large means a stream (watch, a long history) rather than one reply.
     private static let largeFlush = 64 * 1024
-    /// Linux's F_SETPIPE_SZ, which Glibc's Swift module leaves out (it is behind _GNU_SOURCE).
-    private static let setPipeSize: Int32 = 1031
 
     /// A 64 KiB pipe (Linux's default) makes the writer and the reader (`| wc -l`, `| jq`) take turns
     /// every 64 KiB; with 1 MiB each runs longer between context switches, which doubled watch's
@@ -97,8 +85,6 @@ final class OutputStream: @unchecked Sendable {
     /// the user's pipe quota leaves the default.
     private func enlargePipe() {
         triedLargerPipe = true
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFIFO else { return }
-        _ = fcntl(descriptor, OutputStream.setPipeSize, Int32(1 << 20))
+        Pipes.enlargeBuffer(of: descriptor, to: 1 << 20)
     }
 }

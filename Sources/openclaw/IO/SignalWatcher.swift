@@ -1,4 +1,4 @@
-import Glibc
+import ClawSystem
 import Synchronization
 
 // The C signal handler can reach only globals: these two are set once (the pipe) or atomically.
@@ -13,30 +13,20 @@ struct SignalWatcher: Sendable {
     let descriptor: Int32
 
     static func install() -> SignalWatcher {
-        signal(SIGPIPE, SIG_IGN)
-        var fds: [Int32] = [-1, -1]
-        if pipe(&fds) == 0 {
-            for fd in fds {
-                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            }
-            signalPipeWriteEnd.store(fds[1], ordering: .sequentiallyConsistent)
-        }
-        let handler: @convention(c) (Int32) -> Void = { signalNumber in
+        Signals.ignoreBrokenPipe()
+        let pipe = Pipes.makeNonBlocking()
+        if let pipe { signalPipeWriteEnd.store(pipe.write, ordering: .sequentiallyConsistent) }
+        let handler: Signals.Handler = { signalNumber in
             // Seen at once by loops that are busy with frames and not polling.
             _ = firstSignal.compareExchange(expected: 0, desired: signalNumber, ordering: .sequentiallyConsistent)
-            var byte = UInt8(truncatingIfNeeded: signalNumber)
-            _ = Glibc.write(signalPipeWriteEnd.load(ordering: .sequentiallyConsistent), &byte, 1)
+            FileDescriptor.writeFromSignalHandler(UInt8(truncatingIfNeeded: signalNumber),
+                                                  to: signalPipeWriteEnd.load(ordering: .sequentiallyConsistent))
         }
-        signal(SIGINT, handler)
-        signal(SIGTERM, handler)
-        // A parent may hand down a mask that blocks them (signal masks survive exec).
-        var set = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, SIGINT)
-        sigaddset(&set, SIGTERM)
-        sigprocmask(SIG_UNBLOCK, &set, nil)
-        return SignalWatcher(descriptor: fds[0])
+        Signals.handle(Signals.interrupt, with: handler)
+        Signals.handle(Signals.terminate, with: handler)
+        // A parent may hand down a mask that blocks them.
+        Signals.unblock(Signals.interrupt, Signals.terminate)
+        return SignalWatcher(descriptor: pipe?.read ?? -1)
     }
 
     /// The first signal received, or 0.
@@ -44,8 +34,7 @@ struct SignalWatcher: Sendable {
 
     /// Empties the pipe after poll(2) said it is readable; returns the first signal seen.
     func drain() -> Int32 {
-        var byte: UInt8 = 0
-        while read(descriptor, &byte, 1) == 1 {}
+        Pipes.drain(descriptor)
         return received
     }
 }

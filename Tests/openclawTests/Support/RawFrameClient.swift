@@ -107,7 +107,7 @@ final class RawFrameClient: @unchecked Sendable {
         if payload.count < 126 {
             frame.append(0x80 | UInt8(payload.count))
         } else if payload.count < 65536 {
-            frame += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xff)]
+            frame += [UInt8(0x80 | 126), UInt8(payload.count >> 8), UInt8(payload.count & 0xff)]
         } else {
             frame.append(0x80 | 127)
             for shift in stride(from: 56, through: 0, by: -8) { frame.append(UInt8((payload.count >> shift) & 0xff)) }
