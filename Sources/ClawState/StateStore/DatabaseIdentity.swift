@@ -51,21 +51,30 @@ enum DatabaseIdentity {
                                                    userID: FileSystem.currentUserID())
         let row: [SQLiteValue]?
         do throws(StateDatabaseError) {
-            let lock = try IdentityCreationLock.acquire(paths: lockPaths, databasePath: database.path)
-            defer { lock.release() }
-            let created = try database.createIfMissing()
-            defer { if created { database.securePermissions() } }
-            row = try database.withConnection { db throws(SQLiteError) in
-                try db.writeTransaction { () throws(SQLiteError) in
-                    try NativeStateSchema.completeIfNative(db)
-                    try db.rows("""
-                        INSERT INTO device_identities
-                            (identity_key, device_id, public_key_pem, private_key_pem, created_at_ms, updated_at_ms)
-                        VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (identity_key) DO NOTHING
-                        """, [.text(primaryKey), .text(fresh.deviceId), .text(fresh.publicKey.pem),
-                              .text(fresh.privateKey.pem), .integer(fresh.createdAtMs ?? 0), .integer(fresh.createdAtMs ?? 0)])
-                    return try select(db)
+            // Another process creating it under the lock: its row, as soon as it is there.
+            var theirs: [SQLiteValue]? = nil
+            let taken = try IdentityCreationLock.acquire(paths: lockPaths, databasePath: database.path) {
+                theirs = FileSystem.exists(database.path) ? try? database.withConnection { db throws(SQLiteError) in try select(db) } : nil
+                return theirs != nil
+            }
+            if let lock = taken {
+                defer { lock.release() }
+                let created = try database.createIfMissing()
+                defer { if created { database.securePermissions() } }
+                row = try database.withConnection { db throws(SQLiteError) in
+                    try db.writeTransaction { () throws(SQLiteError) in
+                        try NativeStateSchema.completeIfNative(db)
+                        try db.rows("""
+                            INSERT INTO device_identities
+                                (identity_key, device_id, public_key_pem, private_key_pem, created_at_ms, updated_at_ms)
+                            VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (identity_key) DO NOTHING
+                            """, [.text(primaryKey), .text(fresh.deviceId), .text(fresh.publicKey.pem),
+                                  .text(fresh.privateKey.pem), .integer(fresh.createdAtMs ?? 0), .integer(fresh.createdAtMs ?? 0)])
+                        return try select(db)
+                    }
                 }
+            } else {
+                row = theirs
             }
         } catch {
             throw .stateDatabase(error)

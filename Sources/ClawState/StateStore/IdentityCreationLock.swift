@@ -40,26 +40,46 @@ final class IdentityCreationLock {
     }
 
     /// Takes every lock in `paths`, creating their directories (0700, this user's, never a symbolic
-    /// link) and files (0600) as the official tools do. Fails when one stays held for 5 s.
-    static func acquire(paths: [String], databasePath: String) throws(StateDatabaseError) -> IdentityCreationLock {
+    /// link) and files (0600) as the official tools do, waiting up to 5 s in all. While it waits it asks
+    /// `stopWaiting` now and then whether the lock is still needed (the identity another process was
+    /// creating under it is there now): then it lets go of what it took and returns nil.
+    static func acquire(paths: [String], databasePath: String,
+                        stopWaiting: () -> Bool) throws(StateDatabaseError) -> IdentityCreationLock? {
+        let deadline = Deadline.after(seconds: Double(busyTimeoutMs) / 1000)
         var held: [SQLiteConnection] = []
         for path in paths {
             if let reason = prepare(path) {
                 release(held)
                 throw StateDatabaseError(path: databasePath, problem: .identityLockUnusable(path: path, reason: reason))
             }
+            let connection: SQLiteConnection
             do {
-                let connection = try SQLiteConnection(path: path, busyTimeoutMs: busyTimeoutMs)
-                // The lock file stays empty: no journal on disk, nothing ever written or committed.
-                try connection.rows("PRAGMA journal_mode = MEMORY")
-                try connection.rows("BEGIN EXCLUSIVE")
-                held.append(connection)
+                // Each attempt waits a moment, as SQLite's busy handler would, before looking again.
+                connection = try SQLiteConnection(path: path, busyTimeoutMs: 100)
             } catch {
                 release(held)
-                let problem: StateDatabaseError.Problem = error.isBusy
-                    ? .identityLockBusy(path: path, seconds: Int(busyTimeoutMs / 1000))
-                    : .identityLockUnusable(path: path, reason: error.message)
-                throw StateDatabaseError(path: databasePath, problem: problem)
+                throw StateDatabaseError(path: databasePath, problem: .identityLockUnusable(path: path, reason: error.message))
+            }
+            while true {
+                do {
+                    // The lock file stays empty: no journal on disk, nothing ever written or committed.
+                    // (Even this pragma waits while another process holds the lock.)
+                    try connection.rows("PRAGMA journal_mode = MEMORY")
+                    try connection.rows("BEGIN EXCLUSIVE")
+                    held.append(connection)
+                    break
+                } catch where error.isBusy && !deadline.hasPassed {
+                    if stopWaiting() {
+                        release(held + [connection])
+                        return nil
+                    }
+                } catch {
+                    release(held + [connection])
+                    let problem: StateDatabaseError.Problem = error.isBusy
+                        ? .identityLockBusy(path: path, seconds: Int(busyTimeoutMs / 1000))
+                        : .identityLockUnusable(path: path, reason: error.message)
+                    throw StateDatabaseError(path: databasePath, problem: problem)
+                }
             }
         }
         return IdentityCreationLock(held: held)
