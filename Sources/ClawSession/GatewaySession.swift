@@ -28,31 +28,22 @@ public final class GatewaySession {
     public var fileDescriptor: Int32 { socket.fileDescriptor }
     public var hasBufferedInput: Bool { socket.hasBufferedInput }
 
-    /// Connects and authenticates by `deadline`. A refused stored device token is dropped
-    /// and the handshake tried once more with the shared credentials.
+    /// Connects and authenticates by `deadline`. A stored device token the gateway refuses is dropped
+    /// (if it is still the one stored) and the handshake tried once more with the shared credentials.
     public static func open(_ options: SessionOptions, deadline: Deadline) throws(GatewayError) -> GatewaySession {
         defer { options.deviceAuthStore?.close() }  // the state database is not needed after the handshake
+        var sent: String? = nil
         do throws(GatewayError) {
-            return try Handshake(options: options, mayUseStoredToken: true).run(deadline: deadline)
+            return try Handshake(options: options, mayUseStoredToken: true).run(deadline: deadline, sentStoredToken: &sent)
         } catch {
             guard case .authenticationFailed(_, let shape?) = error,
                   ["AUTH_DEVICE_TOKEN_MISMATCH", "AUTH_TOKEN_MISMATCH"].contains(shape.detailsCode ?? ""),
                   let identity = options.identity,  // loaded by the handshake that failed
-                  (try? storedDeviceToken(for: options, identity: identity)) != nil  // which sent it
+                  let sent  // which sent the stored token
             else { throw error }
-            try? options.deviceAuthStore?.remove(deviceId: identity.deviceId, role: ConnectRequest.role)
-            return try Handshake(options: options, mayUseStoredToken: false).run(deadline: deadline)
-        }
-    }
-
-    /// The device token an earlier hello-ok gave this device, sent when no shared token is given.
-    /// A store that cannot be read fails the handshake as an unusable identity does (exit 4).
-    static func storedDeviceToken(for options: SessionOptions, identity: DeviceIdentity) throws(GatewayError) -> String? {
-        guard options.token == nil else { return nil }
-        do {
-            return try options.deviceAuthStore?.token(deviceId: identity.deviceId, role: ConnectRequest.role)?.token.value
-        } catch {
-            throw .authenticationFailed(.identityUnusable(error), nil)
+            try? options.deviceAuthStore?.remove(deviceId: identity.deviceId, role: ConnectRequest.role, ifStill: sent)
+            var resent: String? = nil
+            return try Handshake(options: options, mayUseStoredToken: false).run(deadline: deadline, sentStoredToken: &resent)
         }
     }
 

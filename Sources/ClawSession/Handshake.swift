@@ -15,7 +15,8 @@ struct Handshake {
 
     static let connectRequestID = "1"
 
-    func run(deadline overall: Deadline) throws(GatewayError) -> GatewaySession {
+    /// `sentStoredToken`: set to the stored device token this attempt sent, if it sent one.
+    func run(deadline overall: Deadline, sentStoredToken: inout String?) throws(GatewayError) -> GatewaySession {
         let deadline = min(overall, .after(seconds: options.connectTimeout))
         let tracer = options.tracer
         let socket: WebSocketConnection
@@ -45,10 +46,9 @@ struct Handshake {
         }
         do throws(GatewayError) {
             let identity = try identity()
-            var storedDeviceToken: String? = nil
-            if mayUseStoredToken, let identity {
-                storedDeviceToken = try GatewaySession.storedDeviceToken(for: options, identity: identity)
-            }
+            let stored = try observeStoredToken(identity: identity)
+            let storedDeviceToken = mayUseStoredToken && options.token == nil ? stored.observation?.entry?.token.value : nil
+            sentStoredToken = storedDeviceToken
             let challenge = try waitForChallenge(socket, deadline: deadline)
             let request = try connectRequest(challenge: challenge, identity: identity, storedDeviceToken: storedDeviceToken)
             let frame: JSONValue = [
@@ -63,13 +63,9 @@ struct Handshake {
             let hello: HelloOk
             do { hello = try HelloOk(payload: response.payload ?? .null) } catch { throw .protocolError(error.message) }
             var warnings: [String] = []
-            if let token = hello.deviceToken, token != storedDeviceToken, let identity,
-               let store = options.deviceAuthStore {
-                do {
-                    _ = try store.save(deviceId: identity.deviceId, role: hello.role ?? ConnectRequest.role, token: Secret(token),
-                                   scopes: hello.grantedScopes ?? options.scopes)
-                } catch {
-                    warnings.append("could not store the device token: \(error)")
+            if let token = hello.deviceToken, let identity, let store = options.deviceAuthStore {
+                if let problem = keep(token, hello: hello, identity: identity, store: store, stored: stored) {
+                    warnings.append("could not store the device token: \(problem)")
                 }
             }
             let shown = [Redaction.redact(challenge.value), Redaction.redact(response.value)]
@@ -87,6 +83,43 @@ struct Handshake {
     private func identity() throws(GatewayError) -> DeviceIdentity? {
         guard let source = options.identitySource else { return nil }
         do { return try source.identity() } catch { throw .authenticationFailed(.identityUnusable(error), nil) }
+    }
+
+    /// What the store holds for this device's operator role, looked at before the token is needed for
+    /// the connect and kept for the write after hello-ok. A store that cannot be read fails the
+    /// handshake (exit 4) when its token is needed (no shared token); otherwise the failure is kept and
+    /// only keeps a new token from being stored.
+    private func observeStoredToken(identity: DeviceIdentity?) throws(GatewayError) -> (observation: DeviceTokenObservation?, failure: IdentityError?) {
+        guard let identity, let store = options.deviceAuthStore else { return (nil, nil) }
+        do {
+            return (try store.observe(deviceId: identity.deviceId, role: ConnectRequest.role), nil)
+        } catch {
+            if options.token == nil { throw .authenticationFailed(.identityUnusable(error), nil) }
+            return (nil, error)
+        }
+    }
+
+    /// Keeps the device token hello-ok issued, as the official client does: one equal to the stored
+    /// one is left as it is (with its scopes); otherwise it replaces only the token observed before
+    /// the connect, so one another process stored meanwhile wins. The reason it was not kept, if one.
+    private func keep(_ token: String, hello: HelloOk, identity: DeviceIdentity, store: any DeviceTokenStore,
+                      stored: (observation: DeviceTokenObservation?, failure: IdentityError?)) -> IdentityError? {
+        let role = hello.role ?? ConnectRequest.role
+        do {
+            let observed: DeviceTokenObservation
+            if TextTrim.trimmed(role) == ConnectRequest.role {
+                guard let observation = stored.observation else { return stored.failure }
+                observed = observation
+            } else {
+                observed = try store.observe(deviceId: identity.deviceId, role: role)
+            }
+            if observed.storedToken == token { return nil }
+            _ = try store.save(deviceId: identity.deviceId, role: role, token: Secret(token),
+                               scopes: hello.grantedScopes ?? options.scopes, replacing: observed)
+            return nil
+        } catch {
+            return error
+        }
     }
 
     private var tlsOptions: TLSClientOptions? {

@@ -7,13 +7,17 @@ import Testing
 @Suite struct IdentityTests {
     @Test func createsAPrivateOfficialFormatIdentityAndLoadsItAgain() throws {
         let dir = ConfigTestDirectory()
-        let state = dir.sub("fresh-state")
+        let state = dir.sub("older-state")
+        // An install older than the state database: device tokens on file, the identity missing.
+        dir.write("older-state/identity/device-auth.json", "{}")
+        _ = chmod(state + "/identity", 0o700)
         let created = try DeviceIdentity.loadOrCreate(stateDirectory: state)
         let path = state + "/identity/device.json"
         #expect(permissionBits(path) == 0o600)
         #expect(permissionBits(state + "/identity") == 0o700)
-        // No temporary files are left behind.
-        #expect(try FileManager.default.contentsOfDirectory(atPath: state + "/identity") == ["device.json"])
+        // No temporary files are left behind, and no database is created beside the files.
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: state + "/identity")) == ["device.json", "device-auth.json"])
+        #expect(!FileManager.default.fileExists(atPath: state + "/state"))
 
         let text = try #require(dir.read(path))
         #expect(text.hasSuffix("}\n"))
@@ -117,8 +121,7 @@ import Testing
     }
 
     @Test func signaturesAreBase64URLOverThePayloadAndVerify() throws {
-        let dir = ConfigTestDirectory()
-        let identity = try DeviceIdentity.loadOrCreate(stateDirectory: dir.sub("state"))
+        let identity = DeviceIdentity(privateKey: try Ed25519PrivateKey.generate())
         let payload = DeviceAuthPayload.v2(
             deviceId: identity.deviceId, clientId: "cli", clientMode: "cli", role: "operator",
             scopes: ["operator.read", "operator.write"], signedAtMs: 1_737_264_000_000, token: nil, nonce: "n-1")
@@ -136,6 +139,7 @@ import Testing
     @Test func concurrentCreatorsAgreeOnOneIdentity() throws {
         let dir = ConfigTestDirectory()
         let state = dir.sub("race")
+        dir.write("race/identity/device-auth.json", "{}")  // an older install
         let ids = IdentityIdCollector()
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
             if let identity = try? DeviceIdentity.loadOrCreate(stateDirectory: state) { ids.add(identity.deviceId) }

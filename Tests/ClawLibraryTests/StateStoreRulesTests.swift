@@ -1,4 +1,6 @@
+import Foundation
 import Testing
+@testable import ClawSystem
 @testable import ClawCrypto
 @testable import ClawTransport
 @testable import ClawState
@@ -46,8 +48,51 @@ import Testing
         }
     }
 
-    @Test func noDatabaseMeansTheOlderFiles() {
+    @Test func whichLayoutAStateDirectoryHas() {
         let dir = ConfigTestDirectory()
+        let database = StateDatabase(path: dir.sub("state/state/openclaw.sqlite"))
+        // Nothing at all, or a config file only: the database, to be created as a native client does.
+        #expect(StateLayout(stateDirectory: dir.sub("state")) == .database(database))
+        dir.write("state/openclaw.json", "{}")
+        #expect(StateLayout(stateDirectory: dir.sub("state")) == .database(database))
+        // An install older than the database: either identity file keeps the files.
+        dir.write("state/identity/device-auth.json", "{}")
         #expect(StateLayout(stateDirectory: dir.sub("state")) == .files)
+        let other = ConfigTestDirectory()
+        other.write("s/identity/device.json", "{}")
+        #expect(StateLayout(stateDirectory: other.sub("s")) == .files)
+        // The database wins over leftover files (which the identity then refuses, as the official tools do).
+        dir.write("state/state/openclaw.sqlite", "")
+        #expect(StateLayout(stateDirectory: dir.sub("state")) == .database(database))
+    }
+
+    @Test(arguments: [
+        ([:], "/tmp"),
+        (["TMPDIR": "/var/tmp/"], "/var/tmp"),
+        (["TMPDIR": "", "TMP": "/t1", "TEMP": "/t2"], "/t1"),
+        (["TEMP": "/t2"], "/t2"),
+        (["TMPDIR": "/"], "/"),
+        (["TMPDIR": " /spaced "], " /spaced "),
+    ])
+    func theLockDirectoryIsNodesTmpdir(_ variables: [String: String], _ expected: String) {
+        #expect(IdentityCreationLock.temporaryDirectory(Environment(variables)) == expected)
+    }
+
+    @Test func theLockFilesAreNamedAfterTheCanonicalDatabasePath() throws {
+        let dir = ConfigTestDirectory()
+        dir.mkdir("real")
+        #expect(symlink(dir.sub("real"), dir.sub("link")) == 0)
+        let canonical = try #require(FileSystem.realPath(dir.sub("real"))) + "/state/state/openclaw.sqlite"
+        let name = "device-identity." + Hex.encode(Digest.sha256(Array(canonical.utf8))).prefix(8) + ".lock.sqlite"
+        let paths = IdentityCreationLock.paths(databasePath: dir.sub("link/state/state/openclaw.sqlite"),
+                                               stateDirectory: dir.sub("link/state"), temporaryDirectory: "/var/tmp/",
+                                               userID: 1000)
+        #expect(paths == ["/var/tmp/openclaw-1000/" + name,
+                          try #require(FileSystem.realPath(dir.sub("real"))) + "/state/tmp/openclaw-1000/" + name])
+        // The temporary directory inside the state directory: one lock, taken once.
+        let same = IdentityCreationLock.paths(databasePath: dir.sub("real/state/state/openclaw.sqlite"),
+                                              stateDirectory: dir.sub("real/state"), temporaryDirectory: dir.sub("link/state/tmp"),
+                                              userID: 7)
+        #expect(same.count == 1)
     }
 }

@@ -124,8 +124,8 @@ import ClawTransport
         let first = try GatewayFixture(["--require-pairing"])
         var env = first.cli
         _ = try env.run(["history"])
-        let device = try JSONValue.parse(Array(try Data(contentsOf: env.stateDirectory.appendingPathComponent("identity/device.json"))))
-        let id = try #require(device["deviceId"]?.stringValue)
+        let database = env.stateDirectory.appendingPathComponent("state/openclaw.sqlite").path
+        let id = try #require(try OfficialStateDatabase.query(path: database, "SELECT device_id FROM device_identities").first?[0])
         let approved = try SimulatorProcess(["--token", GatewayFixture.token, "--require-pairing", "--approve", id])
         env.variables["OPENCLAW_GATEWAY_URL"] = approved.url
         let result = try env.run(["history"])

@@ -261,7 +261,7 @@ import ClawTransport
         try writeConfig(cli, localConfig(port: simulator.port, token: "'\(Self.token)'"), profileDirectory: ".openclaw-work")
         try writeConfig(cli, localConfig(port: simulator.port, token: "'wrong-default-profile-token'"))
         expectConnected(try cli.run(["history", "--profile", "work"]), simulator)
-        #expect(FileManager.default.fileExists(atPath: cli.home.appendingPathComponent(".openclaw-work/identity/device.json").path))
+        #expect(FileManager.default.fileExists(atPath: cli.home.appendingPathComponent(".openclaw-work/state/openclaw.sqlite").path))
         cli.variables["OPENCLAW_PROFILE"] = "work"
         expectConnected(try cli.run(["history"]), simulator)
         expectOneLineFailure(try cli.run(["history", "--profile", "../etc"]), status: 2,

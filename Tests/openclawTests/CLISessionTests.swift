@@ -14,9 +14,20 @@ import ClawState
         try Data(config.utf8).write(to: cli.stateDirectory.appendingPathComponent("openclaw.json"))
     }
 
+    /// An install older than the state database: its identity file (which keeps the CLI on the files).
+    private func olderInstall(_ cli: CLIEnvironment) throws {
+        let key = try Ed25519PrivateKey.generate()
+        let directory = cli.stateDirectory.appendingPathComponent("identity")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let file: JSONValue = ["version": 1, "deviceId": .string(DeviceIdentity(privateKey: key).deviceId),
+                               "publicKeyPem": .string(key.publicKey.pem), "privateKeyPem": .string(key.pem), "createdAtMs": 1737264000000]
+        try Data(file.prettyText.utf8).write(to: directory.appendingPathComponent("device.json"))
+    }
+
     @Test func deviceTokenIsStoredAndReusedWithoutTheSharedToken() throws {
         let simulator = try SimulatorProcess(["--token", GatewayFixture.token])
         let cli = CLIEnvironment()
+        try olderInstall(cli)
         try configure(cli, port: simulator.port, token: GatewayFixture.token)
         #expect(try cli.run(["history"]).status == 0)
         let store = cli.stateDirectory.appendingPathComponent("identity/device-auth.json")
@@ -37,6 +48,7 @@ import ClawState
     @Test func aRejectedStoredDeviceTokenIsDroppedAndReportedOnce() throws {
         let first = try SimulatorProcess(["--token", GatewayFixture.token])
         let cli = CLIEnvironment()
+        try olderInstall(cli)
         try configure(cli, port: first.port, token: GatewayFixture.token)
         #expect(try cli.run(["history"]).status == 0)
         first.kill()
@@ -71,10 +83,13 @@ import ClawState
     @Test func aFreshIdentityIsCreatedPrivately() throws {
         let gateway = try GatewayFixture()
         #expect(try gateway.run(["history"]).status == 0)
-        let directory = gateway.cli.stateDirectory.appendingPathComponent("identity")
-        let dirMode = try FileManager.default.attributesOfItem(atPath: directory.path)[.posixPermissions] as? Int
-        let fileMode = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("device.json").path)[.posixPermissions] as? Int
-        #expect(dirMode == 0o700 && fileMode == 0o600)
+        // A machine without OpenClaw state: the state database, as a native client creates it.
+        let state = gateway.cli.stateDirectory
+        #expect(!FileManager.default.fileExists(atPath: state.appendingPathComponent("identity").path))
+        for (path, mode) in [(state.path, 0o700), (state.appendingPathComponent("state").path, 0o700),
+                             (state.appendingPathComponent("state/openclaw.sqlite").path, 0o600)] {
+            #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == mode, "\(path)")
+        }
     }
 
     @Test func passwordAuthAndItsMismatch() throws {
@@ -96,6 +111,7 @@ import ClawState
         let connect = gateway.simulator.logEntries().first { $0["frame"]?["method"]?.stringValue == "connect" }
         #expect(connect?["frame"]?["params"]?["device"] == nil)
         #expect(!FileManager.default.fileExists(atPath: gateway.cli.stateDirectory.appendingPathComponent("identity").path))
+        #expect(!FileManager.default.fileExists(atPath: gateway.cli.stateDirectory.appendingPathComponent("state").path))
     }
 
     @Test(arguments: ["3", "4"])
@@ -140,7 +156,8 @@ import ClawState
         for token in issued {
             for result in scenarios { #expect(!result.stdout.contains(token) && !result.stderr.contains(token)) }
         }
-        let key = try String(contentsOf: gateway.cli.stateDirectory.appendingPathComponent("identity/device.json"), encoding: .utf8)
+        let database = gateway.cli.stateDirectory.appendingPathComponent("state/openclaw.sqlite").path
+        let key = try #require(try OfficialStateDatabase.query(path: database, "SELECT private_key_pem FROM device_identities").first?[0])
         let pemBody = key.components(separatedBy: "PRIVATE KEY-----").dropFirst().first?.prefix(40) ?? "-"
         for result in scenarios { #expect(!result.stdout.contains(pemBody) && !result.stderr.contains(pemBody)) }
     }

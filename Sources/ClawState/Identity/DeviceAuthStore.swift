@@ -15,21 +15,48 @@ public struct StoredDeviceToken: Sendable, Equatable {
     }
 }
 
-/// Where device tokens are kept: the state database's rows, or the pre-database JSON file.
+/// What a store held for one device and role when a command looked: the token it may use, and the
+/// token text as stored, which a later write must still find there (`DeviceTokenStore.save`).
+public struct DeviceTokenObservation: Sendable, Equatable {
+    /// The usable token; nil when there is none, or only an entry the official store would not read either.
+    public var entry: StoredDeviceToken?
+    /// The stored token text, usable or not; nil when nothing is stored for this device and role.
+    public var storedToken: String?
+
+    public init(entry: StoredDeviceToken?, storedToken: String?) {
+        self.entry = entry
+        self.storedToken = storedToken
+    }
+
+    public static let nothingStored = DeviceTokenObservation(entry: nil, storedToken: nil)
+}
+
+/// Where device tokens are kept: the state database's rows, or the pre-database JSON file. Writes
+/// are made as the newest official store makes them: each replaces only the token its command
+/// loaded, or adds one only where it loaded none, so a token another process stored or rotated in
+/// the meantime is never lost.
 public protocol DeviceTokenStore: Sendable {
-    /// The stored token for this device and role, or nil.
-    func token(deviceId: String, role: String) throws(IdentityError) -> StoredDeviceToken?
-    /// Stores (or replaces) the token for this device and role.
+    /// What is stored for this device and role.
+    func observe(deviceId: String, role: String) throws(IdentityError) -> DeviceTokenObservation
+    /// Stores `token` for this device and role if what is stored is still what `observed` saw; nil
+    /// when another process changed it meanwhile (theirs is kept) or the store keeps no tokens for
+    /// this target.
     @discardableResult
-    func save(deviceId: String, role: String, token: Secret, scopes: [String]) throws(IdentityError) -> StoredDeviceToken
-    /// Forgets the token for this device and role (after the gateway rejected it).
-    func remove(deviceId: String, role: String) throws(IdentityError)
+    func save(deviceId: String, role: String, token: Secret, scopes: [String],
+              replacing observed: DeviceTokenObservation) throws(IdentityError) -> StoredDeviceToken?
+    /// Forgets the token for this device and role if it is still `token` (the one the gateway rejected).
+    func remove(deviceId: String, role: String, ifStill token: String) throws(IdentityError)
     /// Lets go of what the store holds open between uses (a database connection), if anything.
     func close()
 }
 
 extension DeviceTokenStore {
     public func close() {}
+
+    /// The usable token for this device and role, or nil.
+    public func token(deviceId: String, role: String) throws(IdentityError) -> StoredDeviceToken? {
+        try observe(deviceId: deviceId, role: role).entry
+    }
 }
 
 /// `<state>/identity/device-auth.json` in the official format (openclaw/openclaw `src/infra/device-auth-store.ts`,
@@ -49,6 +76,28 @@ public struct DeviceAuthStore: DeviceTokenStore {
               let entry = store["tokens"]?[TextTrim.trimmed(role)]?.objectValue
         else { return nil }
         return Self.parseEntry(entry, role: TextTrim.trimmed(role))
+    }
+
+    public func observe(deviceId: String, role: String) -> DeviceTokenObservation {
+        DeviceTokenObservation(entry: token(deviceId: deviceId, role: role), storedToken: storedToken(deviceId: deviceId, role: role))
+    }
+
+    /// The token text stored for this device and role, whether or not its entry is usable.
+    private func storedToken(deviceId: String, role: String) -> String? {
+        guard let store = read(), store["deviceId"]?.stringValue == deviceId else { return nil }
+        return store["tokens"]?[TextTrim.trimmed(role)]?["token"]?.stringValue
+    }
+
+    @discardableResult
+    public func save(deviceId: String, role: String, token: Secret, scopes: [String],
+                     replacing observed: DeviceTokenObservation) throws(IdentityError) -> StoredDeviceToken? {
+        guard storedToken(deviceId: deviceId, role: role) == observed.storedToken else { return nil }
+        return try save(deviceId: deviceId, role: role, token: token, scopes: scopes)
+    }
+
+    public func remove(deviceId: String, role: String, ifStill token: String) throws(IdentityError) {
+        guard storedToken(deviceId: deviceId, role: role) == token else { return }
+        try remove(deviceId: deviceId, role: role)
     }
 
     /// Stores (or replaces) the token for this device and role; tokens of other roles are kept when the

@@ -40,8 +40,9 @@ public struct DeviceIdentity: Sendable, CustomStringConvertible {
     }
 
     /// This client's identity in `stateDirectory`, kept where the official CLI keeps it (`StateLayout`):
-    /// the state database's `primary` row when there is a database, else `identity/device.json`.
-    /// Created there when missing; one that exists but cannot be used is an error, never replaced.
+    /// the state database's `primary` row, or `identity/device.json` in an install older than the
+    /// database. Created there when missing (on a machine without OpenClaw state, in a database this
+    /// creates as a native client does); one that exists but cannot be used is an error, never replaced.
     public static func loadOrCreate(stateDirectory: String) throws(IdentityError) -> DeviceIdentity {
         let layout = StateLayout(stateDirectory: stateDirectory)
         defer { if case .database(let database) = layout { database.close() } }

@@ -23,29 +23,58 @@ enum DatabaseIdentity {
         if FileSystem.exists(legacyTokens) {
             throw .stateDatabase(StateDatabaseError(path: database.path, problem: .legacyDeviceAuthAwaitingImport(path: legacyTokens)))
         }
-        let existing: [SQLiteValue]?
-        do { existing = try database.withConnection { db throws(SQLiteError) in try select(db) } } catch {
-            throw .stateDatabase(error)
+        if FileSystem.exists(database.path) {
+            var existing: [SQLiteValue]? = nil
+            do {
+                existing = try database.withConnection { db throws(SQLiteError) in try select(db) }
+            } catch where isMissingIdentityTable(error) {
+                // Maybe a database another native client is creating right now: its tables are done under the lock.
+            } catch {
+                throw .stateDatabase(error)
+            }
+            if let existing { return try identity(row: existing, database: database) }
         }
-        if let existing { return try identity(row: existing, database: database) }
+        return try create(database: database, stateDirectory: stateDirectory)
+    }
 
-        // Generated outside the transaction, inserted only if nobody else did first, then read back:
-        // every process that races here ends up with the one row that won.
+    /// Creates the `primary` row as the official tools do: under their identity lock, inserted only if
+    /// nobody else did first, then read back, so a race with the official CLI, the Apple apps or
+    /// `openclaw doctor --fix` ends with the one row that won. On a machine without OpenClaw state this
+    /// creates the database first, as a native client does (`NativeStateSchema`).
+    private static func create(database: StateDatabase, stateDirectory: String) throws(IdentityError) -> DeviceIdentity {
+        // Generated before the lock is taken, to hold it as briefly as the official tools do.
         let key: Ed25519PrivateKey
         do { key = try Ed25519PrivateKey.generate() } catch { throw .crypto(operation: "key generation") }
         let fresh = DeviceIdentity(privateKey: key, createdAtMs: FileSystem.nowMilliseconds())
+        let lockPaths = IdentityCreationLock.paths(databasePath: database.path, stateDirectory: stateDirectory,
+                                                   temporaryDirectory: database.temporaryDirectory,
+                                                   userID: FileSystem.currentUserID())
         let row: [SQLiteValue]?
-        do {
-            row = try database.withConnection { db throws(SQLiteError) in
-                try db.writeTransaction { () throws(SQLiteError) in
-                    try db.rows("""
-                        INSERT INTO device_identities
-                            (identity_key, device_id, public_key_pem, private_key_pem, created_at_ms, updated_at_ms)
-                        VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (identity_key) DO NOTHING
-                        """, [.text(primaryKey), .text(fresh.deviceId), .text(fresh.publicKey.pem),
-                              .text(fresh.privateKey.pem), .integer(fresh.createdAtMs ?? 0), .integer(fresh.createdAtMs ?? 0)])
-                    return try select(db)
+        do throws(StateDatabaseError) {
+            // Another process creating it under the lock: its row, as soon as it is there.
+            var theirs: [SQLiteValue]? = nil
+            let taken = try IdentityCreationLock.acquire(paths: lockPaths, databasePath: database.path) {
+                theirs = FileSystem.exists(database.path) ? try? database.withConnection { db throws(SQLiteError) in try select(db) } : nil
+                return theirs != nil
+            }
+            if let lock = taken {
+                defer { lock.release() }
+                let created = try database.createIfMissing()
+                defer { if created { database.securePermissions() } }
+                row = try database.withConnection { db throws(SQLiteError) in
+                    try db.writeTransaction { () throws(SQLiteError) in
+                        try NativeStateSchema.completeIfNative(db)
+                        try db.rows("""
+                            INSERT INTO device_identities
+                                (identity_key, device_id, public_key_pem, private_key_pem, created_at_ms, updated_at_ms)
+                            VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (identity_key) DO NOTHING
+                            """, [.text(primaryKey), .text(fresh.deviceId), .text(fresh.publicKey.pem),
+                                  .text(fresh.privateKey.pem), .integer(fresh.createdAtMs ?? 0), .integer(fresh.createdAtMs ?? 0)])
+                        return try select(db)
+                    }
                 }
+            } else {
+                row = theirs
             }
         } catch {
             throw .stateDatabase(error)
@@ -54,6 +83,11 @@ enum DatabaseIdentity {
             throw .stateDatabase(StateDatabaseError(path: database.path, problem: .cannotWrite("the new identity row was not kept")))
         }
         return try identity(row: row, database: database)
+    }
+
+    private static func isMissingIdentityTable(_ error: StateDatabaseError) -> Bool {
+        if case .unknownSchema(let reason) = error.problem { return reason == "no such table: device_identities" }
+        return false
     }
 
     private static func select(_ db: SQLiteConnection) throws(SQLiteError) -> [SQLiteValue]? {

@@ -29,9 +29,10 @@ struct SQLiteError: Error, Sendable, Equatable {
 }
 
 /// One connection to an SQLite database file that already exists, through the system libsqlite3.
-/// It never creates the file and never sets a pragma that persists (journal mode, user version,
-/// schema): the database belongs to whoever made it. Closing never checkpoints a WAL, so a read
-/// leaves every byte of the database as it found it.
+/// It never creates the file (a new state database is created empty, with its mode, by
+/// `StateDatabase`) and never sets a pragma that persists (journal mode, user version): the database
+/// belongs to whoever made it. Closing never checkpoints a WAL, so a read leaves every byte of the
+/// database as it found it.
 final class SQLiteConnection {
     private var handle: OpaquePointer?
 
@@ -100,6 +101,9 @@ final class SQLiteConnection {
             result.append(row)
         }
     }
+
+    /// How many rows the last INSERT, UPDATE or DELETE changed.
+    var changes: Int { handle.map { Int(sqlite3_changes($0)) } ?? 0 }
 
     /// `body` inside `BEGIN IMMEDIATE` … `COMMIT`: the write lock is taken first (waiting up to the busy
     /// timeout), so a read inside the transaction cannot be overtaken by another writer. Rolled back on error.

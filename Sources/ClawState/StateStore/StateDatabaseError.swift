@@ -20,6 +20,12 @@ public struct StateDatabaseError: Error, Sendable, Equatable, CustomStringConver
         /// A pre-database device-token file still waits for its migration: the official token store
         /// refuses to work until `openclaw doctor --fix` has run.
         case legacyDeviceAuthAwaitingImport(path: String)
+        /// Another process (the official CLI, `openclaw doctor --fix`, an Apple app) held the device
+        /// identity lock for the whole busy timeout while it created or imported the identity.
+        case identityLockBusy(path: String, seconds: Int)
+        /// The device identity lock could not be created or taken (its directory is not a private one
+        /// of this user's, or the file cannot be opened).
+        case identityLockUnusable(path: String, reason: String)
     }
 
     public let path: String
@@ -53,6 +59,11 @@ public struct StateDatabaseError: Error, Sendable, Equatable, CustomStringConver
         case .legacyDeviceAuthAwaitingImport(let legacy):
             return "the device tokens in \(legacy) have not been migrated into \(path) yet;"
                 + " stop the gateway and run `openclaw doctor --fix`"
+        case .identityLockBusy(let lock, let seconds):
+            return "another OpenClaw process held the device identity lock \(lock) for \(seconds) s while creating"
+                + " or importing the identity of \(path); try again when it is done"
+        case .identityLockUnusable(let lock, let reason):
+            return "cannot take the device identity lock \(lock) for \(path): \(reason)"
         }
     }
 }

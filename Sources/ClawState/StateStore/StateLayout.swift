@@ -1,22 +1,36 @@
+import ClawSystem
 import ClawTransport
 /// How a state directory keeps the device identity and device tokens.
 public enum StateLayout: Sendable, Equatable {
-    /// `<state>/state/openclaw.sqlite` exists (the official CLI since July 2026): rows in the
-    /// database only; nothing under `identity/` is ever created, changed or removed.
+    /// The state database, `<state>/state/openclaw.sqlite`: rows only; nothing under `identity/` is
+    /// ever created, changed or removed. Either it exists (the official CLI since July 2026), or the
+    /// machine has no OpenClaw state at all and this client creates it as a native client does, the
+    /// first time it needs its device identity (`DeviceIdentity.loadOrCreate`).
     case database(StateDatabase)
-    /// No database (an older install, or none at all): `identity/device.json` and
-    /// `identity/device-auth.json`, which the official tools import when they are upgraded.
+    /// No database, but `identity/device.json` or `identity/device-auth.json` (an install older than
+    /// July 2026): those files, which the official tools import when they are upgraded.
     case files
 
-    /// Decided by one look at the directory; nothing is opened.
-    public init(stateDirectory: String) {
-        self = StateDatabase.find(stateDirectory: stateDirectory).map(StateLayout.database) ?? .files
+    /// Decided by one look at the directory; nothing is opened or created. `environment`: the
+    /// command's, for where the device identity lock lives.
+    public init(stateDirectory: String, environment: Environment = .current()) {
+        let database = StateDatabase(path: StateDatabase.path(stateDirectory: stateDirectory),
+                                     temporaryDirectory: IdentityCreationLock.temporaryDirectory(environment))
+        if FileSystem.exists(database.path) {
+            self = .database(database)
+        } else if FileSystem.lexists(DeviceIdentity.path(stateDirectory: stateDirectory))
+                    || FileSystem.lexists(DeviceAuthStore(stateDirectory: stateDirectory).path) {
+            self = .files
+        } else {
+            self = .database(database)
+        }
     }
 
     /// Where the device tokens for `url` are kept, or nil to neither read nor store any.
     /// `isConfiguredLocalGateway`: the URL is the local gateway the config describes (not one given on
     /// the side, not a remote one). The database files other targets' tokens by the target's scope, as
-    /// the official client does; the older files hold only the configured gateway's.
+    /// the official client does (a database a native client created has no table for them: they are
+    /// then neither read nor kept); the older files hold only the configured gateway's.
     public func deviceTokenStore(stateDirectory: String, url: WebSocketURL, pinnedSHA256: [UInt8]?,
                                  isConfiguredLocalGateway: Bool, isOverride: Bool) -> (any DeviceTokenStore)? {
         switch self {

@@ -85,14 +85,16 @@ enum ConnectionSetup {
         if !resolved.url.isSecure { OpenSSLRuntime.skipErrorStringsWithoutTLS() }
         if !global.noDevice {
             let stateDirectory = resolved.stateDirectory
-            // One look at the state directory; in the database layout the identity and the token rows
-            // share one connection, which the session closes after the handshake.
-            let layout = StateLayout(stateDirectory: stateDirectory)
+            // One look at the state directory (no state yet: the database, created with the identity);
+            // in the database layout the identity and the token rows share one connection, which the
+            // session closes after the handshake.
+            let layout = StateLayout(stateDirectory: stateDirectory, environment: context.environment)
             options.identitySource = DeviceIdentitySource { () throws(IdentityError) in
                 try DeviceIdentity.loadOrCreate(stateDirectory: stateDirectory, layout: layout)
             }
             // A device token belongs to the gateway that issued it: the database files each target's
-            // apart; the older JSON file holds only the configured gateway's.
+            // apart (one a native client created keeps only the configured gateway's); the older JSON
+            // file holds only the configured gateway's.
             options.deviceAuthStore = layout.deviceTokenStore(
                 stateDirectory: stateDirectory, url: resolved.url, pinnedSHA256: resolved.tlsFingerprint,
                 isConfiguredLocalGateway: !resolved.urlIsOverride && !resolved.isRemoteMode,

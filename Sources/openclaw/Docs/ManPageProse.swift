@@ -26,13 +26,16 @@ enum ManPageProse {
         ("OPENCLAW_HOME", "The home directory that `~` means in every path, including the default state directory `~/.openclaw` (default: HOME)."),
         ("OPENCLAW_ALLOW_INSECURE_PRIVATE_WS", "Set to `1` to allow plain `ws://` to private-network addresses; loopback is always allowed, public hosts need `wss://`."),
         ("OPENCLAW_SHELL", "When `exec` (set inside an agent's exec tool), `send` refuses before connecting, so an agent cannot message itself."),
+        ("TMPDIR", "Where the device identity lock directory `openclaw-UID` is (then TMP, TEMP, else /tmp, as the official CLI reads them), and `history --all` keeps its temporary file (TMPDIR, else /tmp)."),
     ]
 
     static let files: [(path: String, text: String)] = [
         ("~/.openclaw/", "The state directory (`--state-dir`, OPENCLAW_STATE_DIR; `~/.openclaw-NAME` for `--profile NAME`, OPENCLAW_PROFILE or `--dev`). Without a profile, when it does not exist, an existing legacy `~/.clawdbot`, `~/.moldbot` or `~/.moltbot` is used. CLAWDBOT_* variables are not read."),
         ("~/.openclaw/openclaw.json", "The OpenClaw config file, JSON5 (`--config`, OPENCLAW_CONFIG_PATH): gateway URL, credentials and TLS fingerprint when no flag or variable gives them."),
-        ("~/.openclaw/identity/device.json", "This device's Ed25519 identity in the official OpenClaw format, mode 0600, created on first use unless `--no-device` is given."),
-        ("~/.openclaw/identity/device-auth.json", "Device tokens issued by gateways in `hello-ok`, mode 0600, reused on later connections."),
+        ("~/.openclaw/state/openclaw.sqlite", "The official OpenClaw state database: this device's Ed25519 identity (table `device_identities`, row `primary`) and the device tokens gateways issue in `hello-ok` (`device_auth_tokens`; `gateway_origin_device_tokens` for other targets, when the official CLI has made that table), reused on later connections. On a machine without OpenClaw state it is created on first use unless `--no-device` is given, as an OpenClaw app creates it: those two tables in the official layout, `user_version` 0, directory 0700, file 0600; the official CLI accepts it as it is."),
+        ("~/.openclaw/tmp/openclaw-UID/, $TMPDIR/openclaw-UID/", "The official tools' device identity lock (`device-identity.HASH.lock.sqlite`, empty, mode 0600, directory 0700), held while an identity is created so that concurrent creators agree on one."),
+        ("~/.openclaw/identity/device.json", "In an install older than the state database (this file or the next one, no database): this device's Ed25519 identity in the official OpenClaw format, mode 0600, created on first use if missing. Never created beside or instead of the database."),
+        ("~/.openclaw/identity/device-auth.json", "In the same older install: device tokens issued by gateways in `hello-ok`, mode 0600, reused on later connections."),
     ]
 
     static let exitStatus: [(status: ExitStatus, text: String)] = [

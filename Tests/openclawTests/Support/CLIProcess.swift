@@ -85,6 +85,17 @@ final class CLIProcess: @unchecked Sendable {
         wait(timeout: timeout) { $0.stdout.components(separatedBy: text).count - 1 >= count }
     }
 
+    /// Waits until the process has `path` open (a lock file it waits on, say).
+    func waitForOpenFile(_ path: String, timeout: Double = 20) -> Bool {
+        wait(timeout: timeout) { $0.hasOpen(path) }
+    }
+
+    private func hasOpen(_ path: String) -> Bool {
+        let descriptors = "/proc/\(process.processIdentifier)/fd"
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: descriptors)) ?? []
+        return entries.contains { (try? FileManager.default.destinationOfSymbolicLink(atPath: descriptors + "/" + $0)) == path }
+    }
+
     /// Waits until stderr contains `text`.
     func waitForStderr(_ text: String, timeout: Double = 20) -> Bool {
         wait(timeout: timeout) { $0.stderr.contains(text) }
@@ -119,9 +130,11 @@ struct CLIEnvironment {
 
     init(url: String? = nil, token: String? = nil) {
         home = FileManager.default.temporaryDirectory.appendingPathComponent("home-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        try? FileManager.default.createDirectory(at: home.appendingPathComponent("tmp"), withIntermediateDirectories: true)
         variables = [
             "HOME": home.path,
+            // Its own temporary directory, which holds the device identity lock (the official CLI's `os.tmpdir()`).
+            "TMPDIR": home.appendingPathComponent("tmp").path,
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
             "LANG": "C.UTF-8",
         ]
@@ -130,6 +143,7 @@ struct CLIEnvironment {
     }
 
     var stateDirectory: URL { home.appendingPathComponent(".openclaw") }
+    var temporaryDirectory: URL { home.appendingPathComponent("tmp") }
 
     /// Runs `openclaw` to completion.
     func run(_ arguments: [String], stdin: Data? = nil, timeout: Double = 60) throws -> CLIResult {
