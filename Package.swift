@@ -5,15 +5,21 @@ import PackageDescription
 // Only hex digits and "-dirty" get through, so nothing odd reaches the C compiler's command line.
 let commit = (Context.environment["OPENCLAW_COMMIT"] ?? "").filter { "0123456789abcdef-dirty".contains($0) }
 
+// Release executables are hardened as Debian builds programs: relocations read-only after start (full
+// RELRO: `-z relro -z now`), on top of the toolchain's PIE and non-executable stack.
+let hardened: [LinkerSetting] = [
+    .unsafeFlags(["-Xlinker", "-z", "-Xlinker", "relro", "-Xlinker", "-z", "-Xlinker", "now"], .when(configuration: .release)),
+]
+
 // `OPENCLAW_LINK=static` (set by `make release`, `install` and `dist`) links each executable as a static PIE:
 // glibc, the Swift runtime, libstdc++ and (through the Makefile's PKG_CONFIG_PATH) OpenSSL are linked in,
 // so no shared library is loaded or relocated at start. Measured, that is half the start-up CPU of a
 // dynamically linked build (README, Benchmarks). lld, because gold cannot link a static PIE; packed
 // relative relocations (RELR) keep the self-relocation table small; `-lm` for SQLite's archive.
-let staticExecutable: [LinkerSetting] = Context.environment["OPENCLAW_LINK"] == "static"
+let executableLinking: [LinkerSetting] = hardened + (Context.environment["OPENCLAW_LINK"] == "static"
     ? [.unsafeFlags(["-use-ld=lld", "-Xclang-linker", "-static-pie", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
-                     "-Xlinker", "-z", "-Xlinker", "now", "-Xlinker", "-lm"])]
-    : []
+                     "-Xlinker", "-lm"])]
+    : [])
 
 // Release builds optimise across the layers' module boundaries, as one module did before the split
 // (the frame scanner, the WebSocket decoder and the session loop are each other's hot paths).
@@ -70,14 +76,14 @@ let package = Package(
             dependencies: ["ClawSystem", "ClawJSON", "ClawCrypto", "ClawTransport", "ClawProtocol", "ClawState",
                            "ClawSession", "CBuildInfo"],
             swiftSettings: optimized,
-            linkerSettings: staticExecutable
+            linkerSettings: executableLinking
         ),
         // The simulator is a server: it never opens a client session.
         .executableTarget(
             name: "openclaw-gateway-sim",
             dependencies: ["ClawSystem", "ClawJSON", "ClawCrypto", "ClawTransport", "ClawProtocol", "ClawState"],
             swiftSettings: optimized,
-            linkerSettings: staticExecutable
+            linkerSettings: executableLinking
         ),
         .testTarget(name: "ClawLibraryTests",
                     dependencies: ["ClawSystem", "ClawJSON", "ClawCrypto", "ClawTransport", "ClawProtocol", "ClawState",

@@ -15,7 +15,7 @@ mount --bind /dev "$root/dev"; mounted+=("$root/dev")
 mkdir -p "$root/src"
 mount --bind "$repo" "$root/src"; mounted+=("$root/src")
 status=0
-chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 PATH=/usr/local/bin:/usr/bin:/bin \
+chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
     OPENCLAW_COMMIT="${OPENCLAW_COMMIT:-}" SOURCE_DATE_EPOCH="${SOURCE_DATE_EPOCH:-0}" \
     sh -c "cd /src && $*" || status=$?
 exit $status
