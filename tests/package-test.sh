@@ -102,6 +102,8 @@ LIST
         for library in $needed; do
             path=$(ldconfig -p | awk -v l="$library" '$1 == l && /x86-64|AArch64|aarch64/ {print $NF; exit}')
             [ -n "$path" ] || path=$(ldconfig -p | awk -v l="$library" '$1 == l {print $NF; exit}')
+            # a foreign architecture's dynamic loader is not in ld.so.cache: its multiarch directory
+            [ -n "$path" ] || path=$(ls -d /usr/lib/*-linux-gnu/"$library" /lib/"$library" 2>/dev/null | head -n 1)
             package=$(dpkg -S "$(readlink -f "$path")" 2>/dev/null | head -1 | cut -d: -f1)
             [ -n "$package" ] || package=$(dpkg -S "$path" 2>/dev/null | head -1 | cut -d: -f1)
             [ -n "$package" ] || { echo "no package owns $library ($path)"; return 1; }
