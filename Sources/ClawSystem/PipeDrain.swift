@@ -22,7 +22,11 @@ public final class PipeDrain: @unchecked Sendable {
     /// Takes ownership of `descriptor` (a non-blocking read end) and starts reading it.
     public init(descriptor: Int32, limit: Int) throws(SystemError) {
         var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { throw SystemError.last }
+        guard pipe(&fds) == 0 else {
+            let error = SystemError.last
+            _ = close(descriptor)
+            throw error
+        }
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         self.descriptor = descriptor
         wakeRead = fds[0]
@@ -35,10 +39,9 @@ public final class PipeDrain: @unchecked Sendable {
             return nil
         }, context)
         if result != 0 {
+            // deinit (which runs as the initializer throws) closes the descriptors.
             Unmanaged<PipeDrain>.fromOpaque(context).release()
             joined = true
-            _ = close(wakeRead)
-            _ = close(wakeWrite)
             throw SystemError(code: result)
         }
     }
@@ -46,6 +49,7 @@ public final class PipeDrain: @unchecked Sendable {
     deinit {
         // The thread holds a reference while it runs, so by now it has ended (or was never started).
         if !joined { pthread_detach(thread) }
+        if descriptor >= 0 { _ = close(descriptor) }
         _ = close(wakeRead)
         _ = close(wakeWrite)
     }

@@ -164,11 +164,13 @@ public final class Subprocess: @unchecked Sendable {
         var pid: pid_t = 0
         var result = posix_spawn(&pid, executable, &actions, &attributes, argv.pointers, envp.pointers)
         // ETXTBSY is transient: a program just written is still open for writing in a child another
-        // thread is starting (until that child's exec closes it). Try again for a little while.
+        // thread is starting (until that child's exec closes it, which on a loaded machine can take a
+        // while). Try again for up to 2 s.
         var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
-        for _ in 0..<8 where result == ETXTBSY {
+        let giveUp = Deadline.after(seconds: 2)
+        while result == ETXTBSY && !giveUp.hasPassed {
             _ = nanosleep(&pause, nil)
-            pause.tv_nsec *= 2
+            pause.tv_nsec = min(pause.tv_nsec * 2, 50_000_000)
             result = posix_spawn(&pid, executable, &actions, &attributes, argv.pointers, envp.pointers)
         }
         for fd in childEnds { _ = close(fd) }
