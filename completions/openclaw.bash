@@ -20,7 +20,7 @@ _openclaw_flags()
         completion) REPLY='--shell' ;;
         *) REPLY= ;;
     esac
-    REPLY+=" "'-u --url -t --token --token-file --password -s --session --timeout --connect-timeout -o --output --raw --trace --strict -q --quiet --state-dir --config --profile --dev --no-device --scope --tls-fingerprint --cacert -h --help -V --version'
+    REPLY+=" "'-u --url -t --token --token-file --password -s --session --timeout --connect-timeout -o --output --raw --trace --strict -q --quiet --state-dir --config --profile --dev --log-level --no-color --container --no-device --scope --tls-fingerprint --cacert -h --help -V --version'
 }
 
 # Sets REPLY to what the value of flag $2 after command $1 completes to:
@@ -57,6 +57,8 @@ _openclaw_value_kind()
                 --state-dir) REPLY=dir ;;
                 --config) REPLY=file ;;
                 --profile) REPLY=text ;;
+                --log-level) REPLY='words silent fatal error warn info debug trace' ;;
+                --container) REPLY=text ;;
                 --scope) REPLY=text ;;
                 --tls-fingerprint) REPLY=text ;;
                 --cacert) REPLY=file ;;
@@ -137,7 +139,7 @@ _openclaw()
         case $word in
             --) options_ended=true; break ;;
             --*=*) ;;
-            --url|--token|--token-file|--password|--session|--timeout|--connect-timeout|--output|--state-dir|--config|--profile|--scope|--tls-fingerprint|--cacert|--limit|--file|--thinking|--attach|--idempotency-key|--queue-mode|--run|--event|--count|--max-retries|--backoff-base|--backoff-max|--params|--shell) ((i++)) ;;
+            --url|--token|--token-file|--password|--session|--timeout|--connect-timeout|--output|--state-dir|--config|--profile|--log-level|--container|--scope|--tls-fingerprint|--cacert|--limit|--file|--thinking|--attach|--idempotency-key|--queue-mode|--run|--event|--count|--max-retries|--backoff-base|--backoff-max|--params|--shell) ((i++)) ;;
             --*) ;;
             -?*) [[ $word =~ $bundle_takes_next ]] && ((i++)) ;;
             *) break ;;

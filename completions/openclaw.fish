@@ -15,7 +15,7 @@ function __openclaw_command
             case --
                 return 1
             case '--*=*'
-            case --url --token --token-file --password --session --timeout --connect-timeout --output --state-dir --config --profile --scope --tls-fingerprint --cacert --limit --file --thinking --attach --idempotency-key --queue-mode --run --event --count --max-retries --backoff-base --backoff-max --params --shell
+            case --url --token --token-file --password --session --timeout --connect-timeout --output --state-dir --config --profile --log-level --container --scope --tls-fingerprint --cacert --limit --file --thinking --attach --idempotency-key --queue-mode --run --event --count --max-retries --backoff-base --backoff-max --params --shell
                 set skip_next 1
             case '--*'
             case '-?*'
@@ -126,12 +126,15 @@ complete -c openclaw -n 'not __openclaw_official' -l state-dir -x -a '(__fish_co
 complete -c openclaw -n 'not __openclaw_official' -l config -r -F -d 'OpenClaw config file, JSON5 (default <state>/openclaw.json)'
 complete -c openclaw -n 'not __openclaw_official' -l profile -x -d 'use the OpenClaw profile NAME: state and config in ~/.openclaw-NAME'
 complete -c openclaw -n 'not __openclaw_official' -l dev -d 'use the dev profile: ~/.openclaw-dev, local gateway port 19001'
+complete -c openclaw -n 'not __openclaw_official' -l log-level -x -a 'silent fatal error warn info debug trace' -d 'the official CLI\'s log level: silent, fatal or error quiet diagnostics as --quiet does; the others change nothing'
+complete -c openclaw -n 'not __openclaw_official' -l no-color -d 'no ANSI colour (as NO_COLOR)'
+complete -c openclaw -n 'not __openclaw_official' -l container -x -d 'run the whole command inside the running Podman/Docker container NAME, through the official CLI'
 complete -c openclaw -n 'not __openclaw_official' -l no-device -d 'connect without a device identity (token only; the gateway may grant no scopes)'
 complete -c openclaw -n 'not __openclaw_official' -l scope -x -d 'request this operator scope (repeatable; default operator.read and operator.write)'
 complete -c openclaw -n 'not __openclaw_official' -l tls-fingerprint -x -d 'pin the gateway certificate by its SHA-256 fingerprint'
 complete -c openclaw -n 'not __openclaw_official' -l cacert -r -F -d 'trust this PEM CA bundle for wss://'
 complete -c openclaw -n 'not __openclaw_official' -s h -l help -d 'show help'
-complete -c openclaw -n 'not __openclaw_official' -s V -l version -d 'print the version'
+complete -c openclaw -n 'not __openclaw_official' -s V -l version -d 'print the version (also -v before the command word, as the official CLI)'
 
 # history
 complete -c openclaw -n '__openclaw_using_command history' -s n -l limit -x -d 'the last N messages (1-1000, default 200; with --all the page size, default 1000)'

@@ -22,8 +22,9 @@ public enum JSON5 {
         switch result {
         case .success(let value): return value
         case .failure(let error):
+            // The position goes beside the message, not into it: a caller words it once, its own way.
             let (line, column) = lineAndColumn(of: error.offset, in: bytes)
-            throw JSONError("\(error.message) (line \(line), column \(column))", offset: error.offset)
+            throw JSONError(error.message, offset: error.offset, line: line, column: column)
         }
     }
 

@@ -1,13 +1,22 @@
 /// Why some bytes are not the JSON (or JSON5) they should be, and where.
 public struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong, without where.
     public var message: String
     /// Offset of the offending byte from the start of the input.
     public var offset: Int
+    /// 1-based line and column (in characters) of `offset`, for text people edit (JSON5); nil otherwise.
+    public var line: Int?
+    public var column: Int?
 
-    public init(_ message: String, offset: Int) {
+    public init(_ message: String, offset: Int, line: Int? = nil, column: Int? = nil) {
         self.message = message
         self.offset = offset
+        self.line = line
+        self.column = column
     }
 
-    public var description: String { "\(message) at byte \(offset)" }
+    public var description: String {
+        let position = line.map { " (line \($0), column \(column ?? 1))" } ?? ""
+        return "\(message)\(position) at byte \(offset)"
+    }
 }

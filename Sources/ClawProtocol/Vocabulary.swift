@@ -11,6 +11,8 @@ public enum GatewayMethod {
     public static let chatInject = "chat.inject"
     public static let sessionsList = "sessions.list"
     public static let agent = "agent"
+    /// The gateway's presence list; third-party clients call it in their health checks.
+    public static let systemPresence = "system-presence"
     /// v4 subscriptions to the targeted session events below.
     public static let sessionsSubscribe = "sessions.subscribe"
     public static let sessionsUnsubscribe = "sessions.unsubscribe"

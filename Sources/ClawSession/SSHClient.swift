@@ -12,13 +12,6 @@ public enum SSHClient {
     }
 
     /// A regular executable file owned by root and writable by no one else, in a directory owned by
-    /// root and writable by no one else (symbolic links are followed, as `/bin` → `/usr/bin` is).
-    static func isTrusted(_ path: String) -> Bool {
-        guard let file = try? FileSystem.status(path), file.kind == .regular, file.ownerID == 0,
-              !file.isGroupOrOtherWritable, file.permissions & 0o111 != 0,
-              let directory = try? FileSystem.status(Paths.parent(path)), directory.kind == .directory,
-              directory.ownerID == 0, !directory.isGroupOrOtherWritable
-        else { return false }
-        return true
-    }
+    /// root and writable by no one else (`SystemProgram`).
+    static func isTrusted(_ path: String) -> Bool { SystemProgram.isTrusted(path) }
 }

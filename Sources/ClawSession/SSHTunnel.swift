@@ -5,7 +5,9 @@ import ClawState
 // src/gateway/client.ts `startSsh`, September 2026): the system ssh, found in system directories only; the
 // local end on the configured URL's port when that is free on 127.0.0.1, else on one the kernel picks;
 // `ssh -N -L 127.0.0.1:LOCAL:127.0.0.1:REMOTE` with the options of `arguments(route:localPort:)`, stdin and
-// stdout on /dev/null, stderr kept for the error message; ready once the forward listens and every
+// stdout on /dev/null, stderr kept for the error message (ours reads it for the tunnel's whole life, so
+// a chatty `LogLevel` never fills the pipe and stalls ssh, and starts ssh with a parent-death signal, so
+// it ends with openclaw even when openclaw is killed); ready once the forward listens and every
 // listener on the local port is ssh's own; stopped with SIGTERM, then SIGKILL 1.5 s later. The gateway is
 // then dialled at ws(s)://127.0.0.1:LOCAL with the configured path, and TLS checks the configured host name.
 
@@ -20,21 +22,23 @@ public final class SSHTunnel {
     public let executable: String
     public let arguments: [String]
     private let process: Subprocess
-    /// ssh's stderr so far (at most `errorOutputLimit` bytes are kept).
-    private var errorOutput: [UInt8] = []
-    /// How many of ssh's stderr lines came before the forward was ready.
-    private var linesAtStart = 0
+    /// ssh's stderr, read on its own thread for as long as ssh runs (its last `errorOutputLimit` bytes are kept).
+    private let errorOutput: PipeDrain
+    /// How many bytes ssh had written on stderr when the forward was ready.
+    private var outputAtStart = 0
     private var isStopped = false
     static let errorOutputLimit = 64 << 10
 
     public var pid: Int32 { process.pid }
 
-    private init(route: SSHRoute, localPort: Int, executable: String, arguments: [String], process: Subprocess) {
+    private init(route: SSHRoute, localPort: Int, executable: String, arguments: [String], process: Subprocess,
+                 errorOutput: PipeDrain) {
         self.route = route
         self.localPort = localPort
         self.executable = executable
         self.arguments = arguments
         self.process = process
+        self.errorOutput = errorOutput
     }
 
     deinit { stop() }
@@ -57,13 +61,20 @@ public final class SSHTunnel {
         for name in ["OPENCLAW_GATEWAY_TOKEN", "OPENCLAW_GATEWAY_PASSWORD"] { childEnvironment[name] = nil }
         var configuration = Subprocess.Configuration(executable: executable, arguments: arguments, environment: childEnvironment)
         configuration.standardError = .pipe
+        configuration.endsWithParent = true
         let process: Subprocess
         do { process = try Subprocess.spawn(configuration) } catch {
             switch error {
             case .spawnFailed(let cause), .io(let cause): throw .cannotStart(executable: executable, cause)
             }
         }
-        let tunnel = SSHTunnel(route: route, localPort: localPort, executable: executable, arguments: arguments, process: process)
+        let errorOutput: PipeDrain
+        do { errorOutput = try PipeDrain(descriptor: process.takeStandardError(), limit: errorOutputLimit) } catch {
+            process.terminate(grace: 0)
+            throw .cannotStart(executable: executable, error)
+        }
+        let tunnel = SSHTunnel(route: route, localPort: localPort, executable: executable, arguments: arguments,
+                               process: process, errorOutput: errorOutput)
         try tunnel.waitUntilListening(
             until: min(deadline, .after(seconds: max(0.25, startTimeout))), deadline: deadline,
             limitSeconds: max(0.25, startTimeout), interruptDescriptor: interruptDescriptor)
@@ -107,14 +118,13 @@ public final class SSHTunnel {
         }
         var someoneElseListens = false
         while true {
-            readErrorOutput()
             if let end = process.checkTermination() {
-                readErrorOutput()
+                errorOutput.stop()
                 throw .exited(end, errorLines: errorLines)
             }
             switch SocketOwnership.listeners(onPort: localPort, ownedBy: process.pid) {
             case .owned:
-                linesAtStart = errorLines.count
+                outputAtStart = errorOutput.read().total
                 return
             case .notListening:
                 break
@@ -133,47 +143,39 @@ public final class SSHTunnel {
                 throw fail(someoneElseListens ? .listenerNotOwned(port: localPort, errorLines: errorLines)
                            : .notListening(port: localPort, limitSeconds: limitSeconds, errorLines: errorLines))
             }
-            let descriptors = [process.standardError, interruptDescriptor ?? -1]
-            let ready = (try? Poll.waitAny(descriptors, events: Poll.readable, deadline: min(limit, .after(seconds: 0.05)))) ?? []
+            // ssh's exit is noticed within 50 ms; the signal's self-pipe ends the wait at once.
+            let ready = (try? Poll.waitAny([interruptDescriptor ?? -1], events: Poll.readable,
+                                           deadline: min(limit, .after(seconds: 0.05)))) ?? []
             if let interruptDescriptor, ready.contains(interruptDescriptor) { throw fail(.interrupted) }
         }
     }
 
-    /// Moves what ssh wrote on stderr into `errorOutput`; closes the pipe at its end.
-    private func readErrorOutput() {
-        let descriptor = process.standardError
-        guard descriptor >= 0 else { return }
-        var chunk: [UInt8] = []
-        while true {
-            chunk.removeAll(keepingCapacity: true)
-            guard let result = try? Subprocess.readAvailable(descriptor, into: &chunk) else {
-                process.closeStandardError()
-                return
-            }
-            switch result {
-            case .read:
-                errorOutput += chunk.prefix(max(0, Self.errorOutputLimit - errorOutput.count))
-            case .endOfStream:
-                process.closeStandardError()
-                return
-            case .wouldBlock:
-                return
-            }
-        }
-    }
+    /// ssh's stderr so far (its last `errorOutputLimit` bytes) as lines: carriage returns and blank lines
+    /// dropped, each line at most 300 characters.
+    public var errorLines: [String] { Self.lines(errorOutput.read(), from: 0) }
 
-    /// ssh's stderr so far as lines: carriage returns and blank lines dropped, each line at most 300 characters.
-    public var errorLines: [String] {
-        readErrorOutput()
-        return String(decoding: errorOutput, as: UTF8.self)
+    /// What ssh wrote on stderr after the forward was ready (a refused channel, a lost server, …).
+    public var laterErrorLines: [String] { Self.lines(errorOutput.read(), from: outputAtStart) }
+
+    /// The lines of `output` from byte `offset` of everything ssh wrote; a line cut by what was not
+    /// kept is left out, and so are the `debug1:`…`debug3:` lines a `LogLevel` in the user's ssh
+    /// config adds (ssh's errors are never among them).
+    static func lines(_ output: (kept: [UInt8], total: Int), from offset: Int) -> [String] {
+        let keptFrom = output.total - output.kept.count
+        var bytes = output.kept.dropFirst(max(0, offset - keptFrom))
+        if keptFrom > offset, let end = bytes.firstIndex(of: UInt8(ascii: "\n")) {
+            bytes = bytes[(end + 1)...]
+        }
+        return String(decoding: bytes, as: UTF8.self)
             .split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
             .map { TextTrim.trimmed(String($0)) }
-            .filter { !$0.isEmpty }
+            .filter { !$0.isEmpty && !isDebugLine($0) }
             .map { $0.count > 300 ? String($0.prefix(300)) + "…" : $0 }
     }
 
-    /// What ssh wrote on stderr after the forward was ready (a refused channel, a lost server, …).
-    public var laterErrorLines: [String] { Array(errorLines.dropFirst(linesAtStart)) }
+    static func isDebugLine(_ line: String) -> Bool {
+        ["debug1: ", "debug2: ", "debug3: "].contains { line.hasPrefix($0) }
+    }
 
     /// How ssh ended, once it has (reaped then); nil while it runs.
     public var termination: Subprocess.Termination? { process.checkTermination() }
@@ -187,10 +189,9 @@ public final class SSHTunnel {
     public func stop(grace: Double = 1.5) {
         guard !isStopped else { return }
         isStopped = true
-        readErrorOutput()
         // Already reaped: its process group number may belong to someone else now (ssh -N starts no children).
         if process.checkTermination() == nil { process.terminate(grace: grace) }
-        process.closeStandardError()
+        errorOutput.stop()
     }
 
     /// `options` for a connection through this tunnel: the URL becomes `ws(s)://127.0.0.1:LOCAL` with the

@@ -31,6 +31,9 @@ public final class Subprocess: @unchecked Sendable {
         public var standardError: Stream = .null
         /// Start the child as the leader of a new process group, so signals reach its own children too.
         public var newProcessGroup = true
+        /// The child gets SIGTERM when the calling thread ends, however this process ends (SIGKILL
+        /// included): see `ParentDeathSignal`. Where the system cannot arrange that, it starts without.
+        public var endsWithParent = false
 
         public init(executable: String, arguments: [String] = [], environment: [String: String] = [:],
                     workingDirectory: String? = nil) {
@@ -152,17 +155,23 @@ public final class Subprocess: @unchecked Sendable {
         sigdelset(&allSignals, SIGSTOP)
         posix_spawnattr_setsigdefault(&attributes, &allSignals)
 
-        let argv = CStringArray([configuration.executable] + configuration.arguments)
+        var (executable, arguments) = (configuration.executable, configuration.arguments)
+        if configuration.endsWithParent, let wrapped = ParentDeathSignal.wrap(executable: executable, arguments: arguments) {
+            (executable, arguments) = wrapped
+        }
+        let argv = CStringArray([executable] + arguments)
         let envp = CStringArray(configuration.environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" })
         var pid: pid_t = 0
-        var result = posix_spawn(&pid, configuration.executable, &actions, &attributes, argv.pointers, envp.pointers)
+        var result = posix_spawn(&pid, executable, &actions, &attributes, argv.pointers, envp.pointers)
         // ETXTBSY is transient: a program just written is still open for writing in a child another
-        // thread is starting (until that child's exec closes it). Try again for a little while.
+        // thread is starting (until that child's exec closes it, which on a loaded machine can take a
+        // while). Try again for up to 2 s.
         var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
-        for _ in 0..<8 where result == ETXTBSY {
+        let giveUp = Deadline.after(seconds: 2)
+        while result == ETXTBSY && !giveUp.hasPassed {
             _ = nanosleep(&pause, nil)
-            pause.tv_nsec *= 2
-            result = posix_spawn(&pid, configuration.executable, &actions, &attributes, argv.pointers, envp.pointers)
+            pause.tv_nsec = min(pause.tv_nsec * 2, 50_000_000)
+            result = posix_spawn(&pid, executable, &actions, &attributes, argv.pointers, envp.pointers)
         }
         for fd in childEnds { _ = close(fd) }
         childEnds = []
@@ -196,6 +205,12 @@ public final class Subprocess: @unchecked Sendable {
 
     public func closeStandardError() {
         if standardError >= 0 { _ = close(standardError); standardError = -1 }
+    }
+
+    /// Hands the read end of the child's stderr to the caller (who closes it); -1 if there is none.
+    public func takeStandardError() -> Int32 {
+        defer { standardError = -1 }
+        return standardError
     }
 
     /// Sends `signal` to the child, or to its whole process group when it leads one.

@@ -64,9 +64,11 @@ extension Subprocess {
         }
     }
 
-    /// Writes `input` to the child's stdin and closes it, reads stdout and stderr until both end, and
-    /// waits for the child to exit, all within `limits`. On any failure the child (and its process
-    /// group) is terminated and reaped before the error is thrown, so nothing is left running.
+    /// Writes `input` to the child's stdin and closes it, reads stdout and stderr until both end or the
+    /// child exits, and waits for the child to exit, all within `limits`. A child that exits while
+    /// something it started still holds its stdout or stderr is judged by its exit: what it wrote is
+    /// taken, the pipes are closed, and the helper is left to end on its own. On any failure the child
+    /// (and its process group) is terminated and reaped before the error is thrown, so nothing is left running.
     public func exchange(input: [UInt8], limits: ExchangeLimits) throws(ExchangeFailure) -> Exchanged {
         do throws(ExchangeFailure) {
             return try runExchange(input: input, limits: limits)
@@ -82,8 +84,16 @@ extension Subprocess {
         var output: [UInt8] = []
         var errorOutput: [UInt8] = []
         var idleDeadline = limits.idleTimeout.map { Deadline.after(seconds: $0) } ?? .never
+        // There is no descriptor for the child's exit (see `wait(until:)`): while its pipes stay open it
+        // is looked at between polls, at growing intervals of at most 20 ms.
+        var exitCheck: UInt64 = 500_000
 
         while standardInput >= 0 || standardOutput >= 0 || standardError >= 0 {
+            if let termination = checkTermination() {
+                // Everything it wrote before it exited is in the pipes already.
+                try drainAfterExit(&output, &errorOutput, limits: limits)
+                return Exchanged(standardOutput: output, standardError: errorOutput, termination: termination)
+            }
             var entries: [pollfd] = []
             if standardInput >= 0 { entries.append(pollfd(fd: standardInput, events: Int16(POLLOUT), revents: 0)) }
             if standardOutput >= 0 { entries.append(pollfd(fd: standardOutput, events: Int16(POLLIN), revents: 0)) }
@@ -92,12 +102,16 @@ extension Subprocess {
                 entries.append(pollfd(fd: interrupt, events: Int16(POLLIN), revents: 0))
             }
             // Output only counts toward the idle limit once stdin is written.
-            let wakeUp = min(limits.deadline, standardInput >= 0 ? limits.deadline : idleDeadline)
+            let wakeUp = min(limits.deadline, standardInput >= 0 ? limits.deadline : idleDeadline,
+                             Deadline(nanoseconds: MonotonicClock.nanoseconds() &+ exitCheck))
+            exitCheck = min(exitCheck * 2, 20_000_000)
             let ready = entries.withUnsafeMutableBufferPointer { Glibc.poll($0.baseAddress, nfds_t($0.count), wakeUp.pollTimeout) }
             if ready < 0 {
                 if errno == EINTR { continue }
                 throw .io(SystemError.last)
             }
+            // An exit is judged before any limit that passed meanwhile (at the top of the loop).
+            if checkTermination() != nil { continue }
             if limits.deadline.hasPassed { throw .timedOut }
             if standardInput < 0 && idleDeadline.hasPassed { throw .idleTimedOut }
             if ready == 0 { continue }
@@ -139,6 +153,33 @@ extension Subprocess {
                 var entry = pollfd(fd: interrupt, events: Int16(POLLIN), revents: 0)
                 if Glibc.poll(&entry, 1, 0) > 0 { throw .interrupted }
             }
+        }
+    }
+
+    /// After the child's exit: takes what is left in its stdout and stderr without waiting for them to
+    /// end (a helper it started may hold them open), then closes them and its stdin.
+    private func drainAfterExit(_ output: inout [UInt8], _ errorOutput: inout [UInt8],
+                                limits: ExchangeLimits) throws(ExchangeFailure) {
+        closeStandardInput()
+        for isOutput in [true, false] {
+            let descriptor = isOutput ? standardOutput : standardError
+            guard descriptor >= 0 else { continue }
+            reading: while true {
+                let result: ReadResult
+                do {
+                    result = try isOutput ? Self.readAvailable(descriptor, into: &output)
+                                          : Self.readAvailable(descriptor, into: &errorOutput)
+                } catch {
+                    throw .io(error)
+                }
+                switch result {
+                case .read:
+                    if output.count + errorOutput.count > limits.maxOutputBytes { throw .outputLimitExceeded }
+                case .endOfStream, .wouldBlock:
+                    break reading
+                }
+            }
+            if isOutput { closeStandardOutput() } else { closeStandardError() }
         }
     }
 

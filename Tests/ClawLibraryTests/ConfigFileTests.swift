@@ -153,6 +153,9 @@ import Testing
             #expect(errorPath == path)
             #expect(line == 3)
             #expect(column == 11)
+            // The position is in the fields only: a message that repeated it would show it twice.
+            guard case .configSyntax(_, _, _, let message) = error else { return }
+            #expect(!message.contains("line") && !message.contains("column"), "\(message)")
         }
     }
 
@@ -173,9 +176,9 @@ import Testing
 
     @Test func lineAndColumnCountCharactersNotBytes() {
         let bytes = Array("é\nab\u{1F600}c".utf8)
-        #expect(GatewayConfigFile.lineAndColumn(of: 0, in: bytes) == (1, 1))
-        #expect(GatewayConfigFile.lineAndColumn(of: 3, in: bytes) == (2, 1))
+        #expect(JSON5.lineAndColumn(of: 0, in: bytes) == (1, 1))
+        #expect(JSON5.lineAndColumn(of: 3, in: bytes) == (2, 1))
         // After "ab😀" (2 + 4 bytes) the next character is column 4.
-        #expect(GatewayConfigFile.lineAndColumn(of: 9, in: bytes) == (2, 4))
+        #expect(JSON5.lineAndColumn(of: 9, in: bytes) == (2, 4))
     }
 }

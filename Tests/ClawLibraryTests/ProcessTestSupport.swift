@@ -43,4 +43,14 @@ enum ProcessTestSupport {
         }
         return []
     }
+
+    /// Polls `condition` every 10 ms for at most `timeout` seconds; whether it came true.
+    static func wait(timeout: Double, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(10_000)
+        }
+        return condition()
+    }
 }

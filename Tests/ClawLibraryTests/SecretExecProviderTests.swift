@@ -99,6 +99,27 @@ import Testing
         #expect(ProcessTestSupport.waitUntilGone(started), "still running: \(started)")
     }
 
+    /// A command that leaves a helper holding its stdout (`sleep 30 &`) and exits: its reply counts, at
+    /// once, rather than a timeout for output that never ends.
+    @Test func aCommandThatExitsWhileAHelperHoldsItsStdoutIsJudgedByItsExit() throws {
+        let fixture = SecretFixture()
+        let pids = fixture.dir.sub("pids")
+        let script = ProcessTestSupport.script(fixture.dir, "bin/leaves-a-helper", """
+            sleep 30 &
+            echo $! >> "\(pids)"
+            printf '{"protocolVersion":1,"values":{"gateway/token":"exec-tok"}}'
+            """)
+        defer { for pid in ProcessTestSupport.waitForPIDs(in: pids, count: 1) { kill(pid, SIGKILL) } }
+        #expect(try fixture.resolve(Self.config(script, "timeoutMs:20000,noOutputTimeoutMs:20000"), Self.ref) == "exec-tok")
+        // A failing exit is still a failure, not a timeout.
+        let failing = ProcessTestSupport.script(fixture.dir, "bin/fails-with-a-helper", """
+            sleep 30 &
+            echo $! >> "\(pids)"
+            exit 4
+            """)
+        #expect(fixture.problem(Self.config(failing, "timeoutMs:20000,noOutputTimeoutMs:20000"), Self.ref) == .exited(code: 4))
+    }
+
     @Test func aCommandThatGoesSilentIsStopped() throws {
         let fixture = SecretFixture()
         let pids = fixture.dir.sub("pids")

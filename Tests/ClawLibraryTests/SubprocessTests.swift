@@ -157,4 +157,60 @@ import Testing
         #expect(String(decoding: result.standardOutput, as: UTF8.self) == "done\n")
         #expect(result.termination == .exited(0))
     }
+
+    @Test func aChildThatExitsWhileAHelperHoldsItsOutputIsJudgedByItsExit() throws {
+        // The helper keeps stdout and stderr open far past the deadline: only the child's exit can end the
+        // exchange in time, with what the child wrote and its own status.
+        let dir = ConfigTestDirectory()
+        let helper = dir.sub("helper")
+        let path = ProcessTestSupport.script(dir, "leaves-a-helper.sh", """
+            sleep 300 &
+            echo $! > "\(helper)"
+            echo out
+            echo err >&2
+            exit 3
+            """)
+        let result = try exchange(path, limits: Subprocess.ExchangeLimits(deadline: .after(seconds: 120), idleTimeout: 120))
+        defer { for pid in ProcessTestSupport.waitForPIDs(in: helper, count: 1) { kill(pid, SIGKILL) } }
+        #expect(result.termination == .exited(3))
+        #expect(String(decoding: result.standardOutput, as: UTF8.self) == "out\n")
+        #expect(String(decoding: result.standardError, as: UTF8.self) == "err\n")
+        // The helper was not the child: it is left alone, still running.
+        let pids = ProcessTestSupport.waitForPIDs(in: helper, count: 1)
+        #expect(pids.count == 1 && ProcessTestSupport.isRunning(pids[0]))
+    }
+
+    @Test func aPipeDrainKeepsReadingSoTheWriterNeverBlocks() throws {
+        // 1 MiB on stderr is sixteen pipes full: the child can only finish if the drain keeps reading.
+        var configuration = Subprocess.Configuration(executable: "/bin/sh", arguments: ["-c", "head -c 1048576 /dev/zero | tr '\\0' x >&2; printf 'the end' >&2"])
+        configuration.standardError = .pipe
+        let child = try Subprocess.spawn(configuration)
+        let drain = try PipeDrain(descriptor: child.takeStandardError(), limit: 1000)
+        #expect(child.wait(until: .after(seconds: 120)) == .exited(0))
+        #expect(ProcessTestSupport.wait(timeout: 30) { drain.hasEnded })
+        let (kept, total) = drain.read()
+        #expect(total == 1_048_576 + 7)
+        #expect(kept.count == 1000)
+        #expect(String(decoding: kept.suffix(8), as: UTF8.self) == "xthe end")
+        drain.stop()
+        drain.stop()
+        #expect(drain.read().total == total)
+    }
+
+    @Test func aPipeDrainReadTakesWhatIsWaitingNow() throws {
+        var fds: [Int32] = [-1, -1]
+        #expect(pipe(&fds) == 0)
+        _ = fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK)
+        let drain = try PipeDrain(descriptor: fds[0], limit: 64)
+        defer { drain.stop() }
+        for line in ["one\n", "two\n"] {
+            #expect(write(fds[1], line, line.utf8.count) == line.utf8.count)
+            // Whether or not its thread got there first, what was written is there.
+            #expect(String(decoding: drain.read().kept, as: UTF8.self).hasSuffix(line))
+        }
+        close(fds[1])
+        #expect(ProcessTestSupport.wait(timeout: 30) { drain.hasEnded })
+        let (kept, total) = drain.read()
+        #expect(String(decoding: kept, as: UTF8.self) == "one\ntwo\n" && total == 8)
+    }
 }

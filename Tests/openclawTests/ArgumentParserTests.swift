@@ -52,6 +52,30 @@ import Testing
         Case(arguments: ["-V"], command: "version", values: ["version": [""]]),
         Case(arguments: [], command: "help", values: [:]),
         Case(arguments: ["-s", "send", "send", "x"], command: "send", values: ["session": ["send"]], positionals: ["x"]),
+        // The official CLI's global options, in each form and place it takes them (clawmonitor's line first).
+        Case(arguments: ["--log-level", "silent", "gateway", "call", "health", "--json", "--timeout", "10000", "--params", "{}"],
+             command: "gateway", values: ["log-level": ["silent"], "json": [""], "timeout": ["10000"], "params": ["{}"]],
+             positionals: ["call", "health"]),
+        Case(arguments: ["--log-level=error", "history"], command: "history", values: ["log-level": ["error"]]),
+        Case(arguments: ["history", "--log-level", "trace"], command: "history", values: ["log-level": ["trace"]]),
+        Case(arguments: ["gateway", "--log-level", "fatal", "call", "x"], command: "gateway", values: ["log-level": ["fatal"]],
+             positionals: ["call", "x"]),
+        Case(arguments: ["--no-color", "history"], command: "history", values: ["no-color": [""]]),
+        Case(arguments: ["history", "--no-color"], command: "history", values: ["no-color": [""]]),
+        Case(arguments: ["--container", "box", "history"], command: "history", values: ["container": ["box"]]),
+        Case(arguments: ["--container=box", "send", "hi"], command: "send", values: ["container": ["box"]], positionals: ["hi"]),
+        Case(arguments: ["send", "hi", "--container", "box"], command: "send", values: ["container": ["box"]], positionals: ["hi"]),
+        Case(arguments: ["--profile", "work", "history"], command: "history", values: ["profile": ["work"]]),
+        Case(arguments: ["--profile=work", "history"], command: "history", values: ["profile": ["work"]]),
+        Case(arguments: ["history", "--profile", "work"], command: "history", values: ["profile": ["work"]]),
+        Case(arguments: ["--dev", "history"], command: "history", values: ["dev": [""]]),
+        Case(arguments: ["history", "--dev"], command: "history", values: ["dev": [""]]),
+        Case(arguments: ["--version"], command: "version", values: ["version": [""]]),
+        Case(arguments: ["-v"], command: "version", values: ["version": [""]]),
+        Case(arguments: ["--log-level", "silent", "-v"], command: "version", values: ["log-level": ["silent"], "version": [""]]),
+        Case(arguments: ["-v", "history"], command: "history", values: ["version": [""]]),
+        Case(arguments: ["history", "-V"], command: "history", values: ["version": [""]]),
+        Case(arguments: ["-h", "history"], command: "history", values: ["help": [""]]),
     ]
 
     @Test(arguments: accepted)
@@ -77,7 +101,51 @@ import Testing
         (["watch", "--count", "0"], "--count expects a whole number 1 or more, got '0'"),
         (["history", "--url="], "--url needs a non-empty URL"),
         (["history", "-s"], "--session needs a value: KEY"),
+        (["history", "--log-level", "loud"], "--log-level expects one of silent, fatal, error, warn, info, debug, trace, got 'loud'"),
+        (["--log-level=SILENT", "history"], "--log-level expects one of silent, fatal, error, warn, info, debug, trace, got 'SILENT'"),
+        (["history", "--log-level"], "--log-level needs a value: LEVEL"),
+        (["--container=", "history"], "--container needs a non-empty NAME"),
+        (["history", "--container"], "--container needs a value: NAME"),
+        (["history", "--no-color=yes"], "--no-color does not take a value"),
+        (["history", "-v"], "unknown flag -v for 'history'"),
     ]
+
+    /// The command words the dispatcher reads before parsing (to hand official commands over): the values
+    /// of the official global options are never taken for one (`silent` was, before `--log-level` was known).
+    static let leading: [([String], [String])] = [
+        (["--log-level", "silent", "gateway", "call", "health"], ["gateway", "call"]),
+        (["--log-level=silent", "gateway", "call", "health"], ["gateway", "call"]),
+        (["--container", "box", "status", "--deep"], ["status"]),
+        (["--profile", "work", "--dev", "doctor"], ["doctor"]),
+        (["--no-color", "--log-level", "debug", "models", "list"], ["models", "list"]),
+        (["--update"], ["update"]),
+        (["--log-level", "info", "--update", "--channel", "beta"], ["update", "beta"]),
+        (["status", "--update"], ["status"]),
+        (["--", "--update"], []),
+    ]
+
+    @Test(arguments: leading)
+    func leadingWordsSkipTheOfficialOptionsValues(_ arguments: [String], _ words: [String]) {
+        #expect(ArgumentParser.leadingWords(arguments, limit: 2) == words)
+    }
+
+    @Test func theOfficialCommandsAndOursAfterTheOfficialOptions() {
+        let official = { (arguments: [String]) in ArgumentParser.officialCommand(words: ArgumentParser.leadingWords(arguments, limit: 2)) }
+        #expect(official(["--log-level", "silent", "gateway", "call", "health"]) == nil)
+        #expect(official(["--log-level", "silent", "message", "send"]) == "message")
+        #expect(official(["--container", "box", "status"]) == "status")
+        #expect(official(["--update"]) == "update")
+        #expect(official(["--log-level", "silent", "history"]) == nil)
+    }
+
+    @Test func theQuietLevelsQuietDiagnostics() throws {
+        for (level, quiet) in [("silent", true), ("fatal", true), ("error", true), ("warn", false), ("info", false),
+                               ("debug", false), ("trace", false)] {
+            #expect(try ArgumentParser.parse(["history", "--log-level", level]).options.global.quietsDiagnostics == quiet, "\(level)")
+        }
+        #expect(try ArgumentParser.parse(["history", "-q"]).options.global.quietsDiagnostics)
+        #expect(try !ArgumentParser.parse(["history"]).options.global.quietsDiagnostics)
+    }
 
     @Test(arguments: rejected)
     func rejects(_ arguments: [String], _ message: String) {

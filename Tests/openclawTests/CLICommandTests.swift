@@ -249,6 +249,19 @@ import ClawJSON
         #expect(version.status == 0 && version.stdout.hasPrefix("openclaw "))
         #expect(try cli.run(["-V"]).stdout == version.stdout)
     }
+
+    @Test func aConfigSyntaxErrorNamesItsPositionOnce() throws {
+        let cli = CLIEnvironment()
+        try FileManager.default.createDirectory(at: cli.stateDirectory, withIntermediateDirectories: true)
+        let config = cli.stateDirectory.appendingPathComponent("openclaw.json")
+        try "{\n  gateway: {\n    port: ,\n  }\n}\n".write(to: config, atomically: true, encoding: .utf8)
+        let result = try cli.run(["history"])
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("openclaw: error: config file \(config.path):3:11: "), "\(result.stderr)")
+        #expect(result.stderr.components(separatedBy: "3:11").count == 2, "\(result.stderr)")
+        #expect(!result.stderr.contains("line") && !result.stderr.contains("column"), "\(result.stderr)")
+        #expect(result.stderr.filter { $0 == "\n" }.count == 1)
+    }
 }
 
 enum TextOf {

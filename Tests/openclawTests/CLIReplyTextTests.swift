@@ -104,6 +104,11 @@ import ClawJSON
         #expect(try Self.underTerminal("history -o text", gateway).screen.contains("\u{1B}[1;36muser:\u{1B}[0m hi"))
         #expect(!(try Self.underTerminal("history -o text", gateway, ["NO_COLOR": "1"])).screen.contains("\u{1B}["))
         #expect(!(try gateway.run(["history", "-o", "text"])).stdout.contains("\u{1B}["))
+        // The official CLI's --no-color, before or after the command word, is NO_COLOR.
+        for arguments in ["--no-color history -o text", "history -o text --no-color"] {
+            let (status, screen) = try Self.underTerminal(arguments, gateway)
+            #expect(status == 0 && screen.contains("user: hi") && !screen.contains("\u{1B}["), "\(arguments): \(screen.debugDescription)")
+        }
     }
 
     /// A terminal on both streams (script(1) gives the command a pty): the reply streams live, a

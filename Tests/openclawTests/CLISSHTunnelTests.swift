@@ -300,6 +300,41 @@ struct CLISSHTunnelTests {
         #expect(tunnel.sshLeft.isEmpty)
     }
 
+    @Test func aKilledOpenclawTakesItsSSHWithIt() throws {
+        // SIGKILL gives openclaw no chance to stop ssh: the parent-death signal ssh was started with does.
+        let tunnel = try Tunnel()
+        let watch = try tunnel.start(["watch", "--client-events"])
+        #expect(watch.waitForStdout("\"event\":\"connected\""), "\(watch.stderr)")
+        let ssh = tunnel.sshLeft
+        #expect(ssh.count == 1, "\(ssh)")
+        watch.send(signal: SIGKILL)
+        #expect(watch.finish(timeout: 20).status == SIGKILL)
+        #expect(eventually { tunnel.sshLeft.isEmpty }, "ssh \(tunnel.sshLeft) outlived the killed openclaw")
+    }
+
+    @Test func aChattySSHNeverStallsALongWatch() throws {
+        // With LogLevel DEBUG3, ssh writes about 2 KiB on stderr for every connection through its forward:
+        // a few dozen fill a pipe (64 KiB), and unless openclaw reads it all along, ssh blocks on it and
+        // forwards nothing more. A storm of connections while `watch` runs, then an event that must arrive.
+        let tunnel = try Tunnel()
+        let local = try LoopbackPort.ephemeral()
+        try tunnel.configure(["url": "ws://127.0.0.1:\(local)", "remotePort": tunnel.simulator.port])
+        try tunnel.sshConfig("Host *\n    LogLevel DEBUG3\n")
+        let watch = try tunnel.start(["watch", "--event", "chat", "--count", "1"])
+        try waitUntilConnected(tunnel.simulator)
+        for _ in 0..<300 {
+            // A full accept queue (ssh stalled) is not waited out: the event below tells.
+            if let stream = try? TCPStream.connect(host: "127.0.0.1", port: local, deadline: .after(seconds: 2)) { stream.close() }
+        }
+        let sender = try TestGatewayClient.connected(tunnel.simulator, token: Tunnel.token)
+        _ = try sender.call("chat.send", ["sessionKey": "main", "message": "hi", "idempotencyKey": "chatty-1"])
+        let result = watch.finish(timeout: 60)
+        #expect(result.status == 0, "\(result.stderr.suffix(2000))")
+        #expect(result.frames.first?["event"]?.stringValue == "chat", "\(result.stdout)")
+        #expect(result.stderr.isEmpty, "\(result.stderr.suffix(2000))")
+        #expect(tunnel.sshLeft.isEmpty)
+    }
+
     @Test func watchReconnectsThroughANewTunnelWhenSSHDies() throws {
         let tunnel = try Tunnel()
         let watch = try tunnel.start(["watch", "--client-events", "--backoff-base", "0.1"])

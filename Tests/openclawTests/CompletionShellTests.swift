@@ -38,6 +38,7 @@ struct CompletionShellTests {
     func choiceValues(shell: CompletionShell) throws {
         #expect(Set(try shell.candidates(for: "openclaw send --output ")) == ["ndjson", "text"])
         #expect(Set(try shell.candidates(for: "openclaw -qo ")) == ["ndjson", "text"])
+        #expect(Set(try shell.candidates(for: "openclaw --log-level ")) == ["silent", "fatal", "error", "warn", "info", "debug", "trace"])
     }
 
     @Test("openclaw history -<TAB> lists history's and the global flags, not send's", arguments: CompletionShell.allCases)
@@ -49,7 +50,9 @@ struct CompletionShellTests {
 
     @Test("flags given before the command, with values, do not hide it", arguments: CompletionShell.allCases)
     func commandAfterGlobalFlags(shell: CompletionShell) throws {
-        #expect(Set(try shell.candidates(for: "openclaw -s main --timeout 5 send --no-")) == ["--no-wait", "--no-device"])
+        #expect(Set(try shell.candidates(for: "openclaw -s main --timeout 5 send --no-")) == ["--no-wait", "--no-device", "--no-color"])
+        // The official CLI's global options with their values, as clawmonitor writes them.
+        #expect(Set(try shell.candidates(for: "openclaw --log-level silent --container box send --no-w")) == ["--no-wait"])
     }
 
     @Test("openclaw completion <TAB> offers the shells", arguments: CompletionShell.allCases)

@@ -107,7 +107,8 @@ enum DocsTestSupport {
     static let globalFlags: Set<String> = [
         "-u", "--url", "-t", "--token", "--token-file", "--password", "-s", "--session", "--timeout",
         "--connect-timeout", "-o", "--output", "--raw", "--trace", "--strict", "-q", "--quiet", "--state-dir", "--config",
-        "--profile", "--dev", "--no-device", "--scope", "--tls-fingerprint", "--cacert", "-h", "--help", "-V", "--version",
+        "--profile", "--dev", "--log-level", "--no-color", "--container", "--no-device", "--scope", "--tls-fingerprint",
+        "--cacert", "-h", "--help", "-V", "--version",
     ]
     static let historyFlags: Set<String> = ["-n", "--limit", "--all"]
     static let sendFlags: Set<String> = [

@@ -33,8 +33,7 @@ public struct GatewayConfigFile: Sendable {
         do {
             value = try JSON5.parse(bytes)
         } catch {
-            let (line, column) = lineAndColumn(of: error.offset, in: bytes)
-            throw .configSyntax(path: path, line: line, column: column, message: error.message)
+            throw .configSyntax(path: path, line: error.line ?? 1, column: error.column ?? 1, message: error.message)
         }
         guard let object = value.objectValue else {
             throw .configInvalid(path: path, key: "the top level", expected: "an object")
@@ -44,21 +43,6 @@ public struct GatewayConfigFile: Sendable {
             throw .configInvalid(path: path, key: "gateway", expected: "an object")
         }
         return config
-    }
-
-    /// 1-based line and column (in characters) of a byte offset.
-    static func lineAndColumn(of offset: Int, in bytes: [UInt8]) -> (Int, Int) {
-        var line = 1
-        var column = 1
-        for byte in bytes.prefix(max(0, offset)) {
-            if byte == UInt8(ascii: "\n") {
-                line += 1
-                column = 1
-            } else if byte & 0xC0 != 0x80 {
-                column += 1
-            }
-        }
-        return (line, column)
     }
 
     /// The value at a dotted key path, nil when any step is missing or not an object.

@@ -35,7 +35,7 @@ enum GatewayVocabulary {
     static func methods(_ version: Int) -> [String] {
         let base = [
             GatewayMethod.health, GatewayMethod.chatHistory, GatewayMethod.chatSend, GatewayMethod.chatAbort,
-            GatewayMethod.chatInject, GatewayMethod.sessionsList, GatewayMethod.agent,
+            GatewayMethod.chatInject, GatewayMethod.sessionsList, GatewayMethod.agent, GatewayMethod.systemPresence,
         ]
         return version >= 4 ? base + subscriptionMethods : base
     }

@@ -48,6 +48,8 @@ struct MethodRouter {
         case GatewayMethod.chatInject: return chatInject(id, params)
         case GatewayMethod.sessionsList: return Reply(frame: sessionsList(id, params))
         case GatewayMethod.agent: return agent(id, params)
+        // As the official handler: no params are checked, the whole list is the answer.
+        case GatewayMethod.systemPresence: return Reply(frame: FrameEncoder.success(id: id, payload: gateway.presenceList))
         case GatewayMethod.sessionsSubscribe where version >= 4: return sessionsSubscribe(id, on: true)
         case GatewayMethod.sessionsUnsubscribe where version >= 4: return sessionsSubscribe(id, on: false)
         case GatewayMethod.sessionsMessagesSubscribe where version >= 4: return sessionsMessagesSubscribe(id, params, on: true)

@@ -1,6 +1,7 @@
 import Foundation
 import ClawSystem
 import ClawJSON
+import ClawCrypto
 
 /// The state one simulated gateway shares between its connections.
 final class Gateway: @unchecked Sendable {
@@ -14,6 +15,8 @@ final class Gateway: @unchecked Sendable {
     let hub: EventHub
     let startedAtMs = WallClock.milliseconds()
     let hostName: String
+    /// The gateway's own presence entry's `instanceId`, new with every start (as the official gateway's).
+    let instanceId = SecureRandom.uuid()
 
     private let lock = NSLock()
     private var presence: [String: JSONValue] = [:]  // connId -> PresenceEntry
@@ -60,6 +63,7 @@ final class Gateway: @unchecked Sendable {
         if let instance = client.deviceId ?? client.instanceId { entry["instanceId"] = .string(instance) }
         entry["reason"] = "connect"
         entry["ts"] = JSONValue(WallClock.milliseconds())
+        entry["text"] = .string("Node: \(client.displayName ?? client.clientId) · mode \(client.clientMode)")
         lock.withLock {
             presence[client.connId] = .object(entry)
             presenceVersion += 1
@@ -80,11 +84,19 @@ final class Gateway: @unchecked Sendable {
         hub.broadcast("presence", payload: ["presence": presenceList], stateVersion: stateVersion)
     }
 
+    /// The presence list of the snapshot, the `presence` event and `system-presence`, as the official
+    /// `listSystemPresence` (src/infra/system-presence.ts): the gateway's own entry, touched now, and every
+    /// tracked client, newest first.
     var presenceList: JSONValue {
-        let selfEntry: JSONValue = ["host": .string(hostName), "version": .string(GatewayVocabulary.serverVersion),
-                                    "platform": "linux", "mode": "gateway", "reason": "self",
-                                    "ts": JSONValue(startedAtMs)]
-        return lock.withLock { .array([selfEntry] + presence.values) }
+        let now = WallClock.milliseconds()
+        let selfEntry: JSONValue = [
+            "host": .string(hostName), "version": .string(GatewayVocabulary.serverVersion), "platform": "linux",
+            "deviceFamily": "Linux", "mode": "gateway", "reason": "self", "instanceId": .string(instanceId),
+            "text": .string("Gateway: \(hostName) · app \(GatewayVocabulary.serverVersion) · mode gateway · reason self"),
+            "ts": JSONValue(now),
+        ]
+        let clients = lock.withLock { Array(presence.values) }.sorted { ($0["ts"]?.intValue ?? 0) > ($1["ts"]?.intValue ?? 0) }
+        return .array([selfEntry] + clients)
     }
 
     /// The health snapshot of hello-ok and the `health` method, in the newest closed schema's shape:

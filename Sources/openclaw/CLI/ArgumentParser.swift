@@ -13,7 +13,9 @@ struct Invocation {
 
 /// openclaw's hand-written parser, driven by `CommandTable`.
 /// Accepts options before or after the command, `--flag=value` and `--flag value`,
-/// bundled short flags (`-qs main`), `--` to end options, and repeatable flags.
+/// bundled short flags (`-qs main`), `--` to end options, and repeatable flags. Beside the table, two
+/// spellings of the official CLI's root: `-v` before the command word is `--version`, and `--update`
+/// there is its command `update` (`leadingWords`).
 enum ArgumentParser {
     static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
         try parse(arguments, commandWord: leadingWords(arguments, limit: 1).first)
@@ -44,6 +46,10 @@ enum ArgumentParser {
                 continue
             }
             if argument == "--" { optionsEnded = true; continue }
+            if argument == Self.rootVersionAlias && !commandSeen, let version = known.first(where: { $0.long == "version" }) {
+                try record(version, "")
+                continue
+            }
 
             if argument.hasPrefix("--") {
                 let body = argument.dropFirst(2)
@@ -94,7 +100,9 @@ enum ArgumentParser {
         }
         // Version and help switches work without a command.
         let switches = Set(arguments)
-        if switches.contains("--version") || switches.contains("-V") { return CommandTable.command(named: "version")! }
+        if switches.contains("--version") || switches.contains("-V") || switches.contains(rootVersionAlias) {
+            return CommandTable.command(named: "version")!
+        }
         return CommandTable.command(named: "help")!
     }
 
@@ -112,8 +120,14 @@ enum ArgumentParser {
         return CommandTable.command(named: word) == nil ? word : nil
     }
 
+    /// The official CLI's `-v`: the version, when it comes before the command word.
+    static let rootVersionAlias = "-v"
+    /// The official CLI's `--update` before the command word: its command `update`.
+    static let rootUpdateFlag = "--update"
+
     /// The first `limit` positional words, skipping flags and the values of the flags that take one
-    /// (any command's: the command is not known yet); nothing after `--`.
+    /// (any command's: the command is not known yet); nothing after `--`. `--update` before the first
+    /// word stands for the word `update`, as in the official CLI.
     static func leadingWords(_ arguments: [String], limit: Int) -> [String] {
         var words: [String] = []
         var index = 0
@@ -121,7 +135,9 @@ enum ArgumentParser {
             let argument = arguments[index]
             index += 1
             if argument == "--" { break }
-            if argument == "-" || !argument.hasPrefix("-") {
+            if argument == rootUpdateFlag && words.isEmpty {
+                words.append("update")
+            } else if argument == "-" || !argument.hasPrefix("-") {
                 words.append(argument)
             } else if argument.hasPrefix("--") {
                 let name = argument.dropFirst(2)

@@ -125,6 +125,13 @@ enum CommandTable {
         FlagSpec(long: "profile", value: .text, placeholder: "NAME", environment: ["OPENCLAW_PROFILE"],
                  help: "use the OpenClaw profile NAME: state and config in ~/.openclaw-NAME", binding: .text(\.global.profile)),
         FlagSpec(long: "dev", help: "use the dev profile: ~/.openclaw-dev, local gateway port 19001", binding: .toggle(\.global.dev)),
+        FlagSpec(long: "log-level", value: .choice(OfficialLogLevel.all), placeholder: "LEVEL",
+                 help: "the official CLI's log level: silent, fatal or error quiet diagnostics as --quiet does; the others change nothing",
+                 binding: .text(\.global.logLevel)),
+        FlagSpec(long: "no-color", help: "no ANSI colour (as NO_COLOR)", binding: .toggle(\.global.noColor)),
+        FlagSpec(long: "container", value: .text, placeholder: "NAME",
+                 help: "run the whole command inside the running Podman/Docker container NAME, through the official CLI",
+                 binding: .text(\.global.container)),
         FlagSpec(long: "no-device", help: "connect without a device identity (token only; the gateway may grant no scopes)", binding: .toggle(\.global.noDevice)),
         FlagSpec(long: "scope", value: .text, placeholder: "SCOPE",
                  help: "request this operator scope (repeatable; default operator.read and operator.write)", binding: .texts(\.global.scopes)),
@@ -132,7 +139,8 @@ enum CommandTable {
                  help: "pin the gateway certificate by its SHA-256 fingerprint", binding: .text(\.global.tlsFingerprint)),
         FlagSpec(long: "cacert", value: .file, placeholder: "PATH", help: "trust this PEM CA bundle for wss://", binding: .text(\.global.caBundle)),
         FlagSpec(long: "help", short: "h", help: "show help", binding: .toggle(\.global.help)),
-        FlagSpec(long: "version", short: "V", help: "print the version", binding: .toggle(\.global.version)),
+        FlagSpec(long: "version", short: "V", help: "print the version (also -v before the command word, as the official CLI)",
+                 binding: .toggle(\.global.version)),
     ]
 
     static let commands: [CommandSpec] = [

@@ -8,14 +8,13 @@ enum Dispatcher {
         // official CLI runs that CLI in place of this process.
         let words = ArgumentParser.leadingWords(arguments, limit: 2)
         if let word = ArgumentParser.officialCommand(words: words) {
-            let failure = OfficialCLI.handOver(arguments, command: word, environment: Environment.current())
+            let failure = OfficialCLI.handOver(arguments, reason: .command(word), environment: Environment.current())
             // With no official CLI, a word it does not have either is reported as our typo (below).
             if !(failure.isNotFound && !OfficialCommands.contains(word)) {
                 Console.standard().error(failure.message)
                 return .usage
             }
         }
-        let signals = SignalWatcher.install()
         let environment = Environment.current()
         var console = Console.standard()
         let invocation: Invocation
@@ -23,7 +22,14 @@ enum Dispatcher {
             console.error(error.message)
             return .usage
         }
-        console = console.quieted(invocation.options.global.quiet)
+        // `--container` (or OPENCLAW_CONTAINER for `gateway call`): only the official CLI can run a command
+        // inside a container, so the whole command line is its, before anything else happens here.
+        if let reason = OfficialCLI.containerHandOver(invocation, environment: environment) {
+            console.error(OfficialCLI.handOver(arguments, reason: reason, environment: environment).message)
+            return .usage
+        }
+        let signals = SignalWatcher.install()
+        console = console.quieted(invocation.options.global.quietsDiagnostics)
         let context = CommandContext(invocation: invocation, environment: environment, console: console, signals: signals)
         defer { context.sshTunnels.stopAll() }  // on every path: no ssh outlives the command
         do {

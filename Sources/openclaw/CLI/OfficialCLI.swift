@@ -41,16 +41,47 @@ enum OfficialCLI {
         return .failure(.notFound)
     }
 
+    /// Why a command line goes to the official CLI.
+    enum HandOverReason: Equatable {
+        /// A command word we do not have (or `gateway` with another subcommand than `call`).
+        case command(String)
+        /// `--container NAME`, or `OPENCLAW_CONTAINER` (`fromVariable`) for `gateway call`: it runs the
+        /// command in a container.
+        case container(String, fromVariable: Bool)
+
+        /// What is handed over, for messages: `'doctor'`, `--container`.
+        var subject: String {
+            switch self {
+            case .command(let word): return "'\(word)'"
+            case .container(_, let fromVariable): return fromVariable ? containerVariable : "--container"
+            }
+        }
+    }
+
+    /// The official CLI's variable for `--container`'s default, and the one it sets inside the container.
+    static let containerVariable = "OPENCLAW_CONTAINER"
+    static let containerBypassVariable = "OPENCLAW_CLI_CONTAINER_BYPASS"
+
+    /// The container a parsed command line asks for: `--container NAME` for any command; for `gateway
+    /// call`, the command both CLIs answer, also `OPENCLAW_CONTAINER` (unless the official CLI's bypass is
+    /// set, as it is inside the container). Our own commands ignore the variable.
+    static func containerHandOver(_ invocation: Invocation, environment: Environment) -> HandOverReason? {
+        if let name = invocation.options.global.container { return .container(name, fromVariable: false) }
+        guard invocation.command.name == GatewayCallCommand.parent, environment[containerBypassVariable] != "1",
+              let name = environment.trimmed(containerVariable) else { return nil }
+        return .container(name, fromVariable: true)
+    }
+
     /// Runs the official CLI in place of this process; returns only when it cannot.
-    static func handOver(_ arguments: [String], command: String, environment: Environment) -> HandOverFailure {
+    static func handOver(_ arguments: [String], reason: HandOverReason, environment: Environment) -> HandOverFailure {
         if environment[loopGuardVariable] != nil {
-            return HandOverFailure("'\(command)' was handed over to another copy of this client (\(location(environment))), "
+            return HandOverFailure("\(reason.subject) was handed over to another copy of this client (\(location(environment))), "
                 + "not the official OpenClaw CLI; set \(pathVariable) to the official CLI's path")
         }
         let path: String
         switch locate(environment) {
         case .success(let found): path = found
-        case .failure(let failure): return HandOverFailure(failure, command: command)
+        case .failure(let failure): return HandOverFailure(failure, reason: reason)
         }
         ThisProcess.setEnvironmentVariable(loopGuardVariable, to: "1")
         let reason = ThisProcess.replace(with: path, arguments: [path] + arguments)
@@ -77,14 +108,21 @@ struct HandOverFailure: Error {
 
     init(_ message: String) { self.message = message }
 
-    init(_ failure: OfficialCLI.LocateFailure, command: String) {
+    init(_ failure: OfficialCLI.LocateFailure, reason: OfficialCLI.HandOverReason) {
+        let what: String
+        switch reason {
+        case .command(let word): what = "'\(word)' is a command of the official OpenClaw CLI"
+        case .container(let name, let fromVariable):
+            what = (fromVariable ? "\(OfficialCLI.containerVariable)=\(name)" : "--container \(name)")
+                + " runs the command in a container through the official OpenClaw CLI"
+        }
         switch failure {
         case .notFound:
             isNotFound = true
-            message = "'\(command)' is a command of the official OpenClaw CLI, which was not found on PATH; "
+            message = "\(what), which was not found on PATH; "
                 + "install it (npm install -g openclaw) or set \(OfficialCLI.pathVariable) to its path"
-        case .unusableVariable(let path, let reason):
-            message = "\(OfficialCLI.pathVariable)=\(path): \(reason); '\(command)' is a command of the official OpenClaw CLI"
+        case .unusableVariable(let path, let why):
+            message = "\(OfficialCLI.pathVariable)=\(path): \(why); \(what)"
         case .variableIsThisClient(let path):
             message = "\(OfficialCLI.pathVariable)=\(path) is this client, not the official OpenClaw CLI"
         }

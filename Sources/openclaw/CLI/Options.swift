@@ -25,12 +25,31 @@ struct GlobalOptions: Equatable, Sendable {
     var profile: String?
     /// `--dev`: the profile `dev`.
     var dev = false
+    /// `--log-level LEVEL`, the official CLI's (`OfficialLogLevel`): silent, fatal and error quiet diagnostics.
+    var logLevel: String?
+    /// `--no-color`: no ANSI colour, as `NO_COLOR`.
+    var noColor = false
+    /// `--container NAME`: the official CLI runs the command inside that container (`OfficialCLI`).
+    var container: String?
     var noDevice = false
     var scopes: [String] = []
     var tlsFingerprint: String?
     var caBundle: String?
     var help = false
     var version = false
+
+    /// `--quiet`, or a `--log-level` that keeps diagnostics off the console.
+    var quietsDiagnostics: Bool { quiet || OfficialLogLevel.quiets(logLevel) }
+}
+
+/// The official CLI's log levels (openclaw/openclaw `src/logging/levels.ts`), most quiet first.
+enum OfficialLogLevel {
+    static let all = ["silent", "fatal", "error", "warn", "info", "debug", "trace"]
+    /// The levels that show no warning or note: ours are diagnostics of that kind, so these quiet
+    /// them as `--quiet` does (the final error line still shows). The others change nothing.
+    static let quiet: Set = ["silent", "fatal", "error"]
+
+    static func quiets(_ level: String?) -> Bool { level.map(quiet.contains) ?? false }
 }
 
 struct HistoryOptions: Equatable, Sendable {

@@ -30,7 +30,7 @@ struct CommandContext {
         self.console = console
         self.signals = signals
         self.clock = clock
-        terminal = Terminal.detect(noColor: environment["NO_COLOR"], term: environment["TERM"])
+        terminal = Terminal.detect(noColor: invocation.options.global.noColor ? "1" : environment["NO_COLOR"], term: environment["TERM"])
         skipped = SkippedFrames(console: console)
         let timeout = invocation.options.global.timeout ?? invocation.command.defaultTimeout
         timeoutSeconds = timeout

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ClawJSON
+import ClawProtocol
 
 /// Requests after the handshake: scopes, unknown methods, chat.send/abort/history, idempotency, events.
 @Suite(.serialized) struct SimulatorMethodTests {
@@ -24,6 +25,7 @@ import ClawJSON
             "chat.inject": "operator.admin", "sessions.list": "operator.read", "agent": "operator.write",
             "sessions.subscribe": "operator.read", "sessions.unsubscribe": "operator.read",
             "sessions.messages.subscribe": "operator.read", "sessions.messages.unsubscribe": "operator.read",
+            "system-presence": "operator.read",
         ]
         let methods = (hello["features"]?["methods"]?.arrayValue ?? []).compactMap(\.stringValue).filter { $0 != "health" }
         #expect(Set(methods) == Set(needs.keys))
@@ -245,6 +247,31 @@ import ClawJSON
         #expect(event["payload"]?["runId"]?.stringValue == "inject-" + (inject["payload"]?["messageId"]?.stringValue ?? ""))
         let missing = try admin.call("chat.inject", ["sessionKey": "agent:main:ghost", "message": "x"])
         #expect(missing["error"]?["message"]?.stringValue == "session not found")
+    }
+
+    /// `system-presence`, which third-party v3 clients call in their health checks: the official answer's
+    /// shape, an array of presence entries, the gateway's own first, then the clients it tracks.
+    @Test(arguments: [3, 4])
+    func systemPresenceListsTheGatewayThenItsClients(_ version: Int) throws {
+        let sim = try SimulatorProcess(["--protocol", String(version)])
+        let app = try TestGatewayClient(sim)
+        var options = try TestGatewayClient.ConnectOptions.device()
+        (options.clientId, options.clientMode, options.maxProtocol) = ("openclaw-macos", "ui", version)
+        try app.handshake(options)
+        let client = try TestGatewayClient.connected(sim)
+        let response = try client.call(GatewayMethod.systemPresence, ["ignored": true])
+        #expect(response["ok"] == true, "\(response)")
+        let entries = try #require(response["payload"]?.arrayValue)
+        #expect(entries.count == 2, "\(entries)")
+        #expect(entries.first?["mode"] == "gateway" && entries.first?["reason"] == "self")
+        #expect(entries.first?["text"]?.stringValue?.hasPrefix("Gateway: ") == true)
+        #expect(entries.last?["mode"] == "ui" && entries.last?["reason"] == "connect")
+        // Newest first; the gateway's own entry is touched by every call.
+        let stamps = entries.compactMap { $0["ts"]?.intValue }
+        #expect(stamps.count == 2 && stamps == stamps.sorted(by: >))
+        // A client without operator.read is refused, as for every read method.
+        let scopeless = try TestGatewayClient.connected(sim, scopes: [])
+        #expect(try scopeless.call(GatewayMethod.systemPresence)["ok"] == false)
     }
 
     @Test func agentAnswersTwiceWithTheSameId() throws {

@@ -29,6 +29,8 @@ import ClawProtocol
         _ = try client.call(GatewayMethod.chatHistory, ["sessionKey": "main", "limit": 10])
         _ = try client.call(GatewayMethod.health)
         _ = try client.call(GatewayMethod.sessionsList, ["includeLastMessage": true])
+        _ = try client.call(GatewayMethod.systemPresence)
+        _ = try watcher.call(GatewayMethod.systemPresence, [:])
         _ = try admin.call(GatewayMethod.chatInject, ["sessionKey": "main", "message": "note"])
         _ = try client.frame { $0["payload"]?["runId"]?.stringValue?.hasPrefix("inject-") == true }
         // The watcher sees the whole stream, ticks included.
