@@ -36,6 +36,15 @@ public final class WebSocketConnection: @unchecked Sendable {
     private var maskPool: [UInt8] = []
     private var maskIndex = 0
 
+    /// Messages read ahead (`readAhead`) while the caller could not take them; `receive` returns them
+    /// first, in order. Under readLock, like the decoder.
+    @exclusivity(unchecked) private var aheadMessages: [WebSocketMessage] = []
+    @exclusivity(unchecked) private var aheadHead = 0
+    @exclusivity(unchecked) private var aheadBytes = 0
+
+    /// Server role: told of every pong received (the simulator's keepalive). Set before receiving starts.
+    package var onPong: (@Sendable ([UInt8]) -> Void)?
+
     // Read by every `receive` without a lock (the size limit, and whether the connection has ended).
     private let maxSize: Atomic<Int>
     /// Set (under stateLock) right after `terminal`: a receive that sees it false proceeds as if it had
@@ -174,6 +183,7 @@ public final class WebSocketConnection: @unchecked Sendable {
     public var hasBufferedInput: Bool {
         guard readLock.tryLock() else { return false }
         defer { readLock.unlock() }
+        if aheadHead < aheadMessages.count { return true }
         if hasTerminal.load(ordering: .acquiring) { return false }
         let window = UnsafeRawBufferPointer(start: readBuffer + readStart, count: readEnd - readStart)
         return decoder.hasCompleteFrame(window) || stream.hasBufferedInput
@@ -196,6 +206,10 @@ public final class WebSocketConnection: @unchecked Sendable {
     public func receiveBytes(deadline: Deadline, utf8Checked: inout Bool) throws(WebSocketError) -> [UInt8]? {
         readLock.lock()
         defer { readLock.unlock() }
+        if let ahead = takeAhead() {  // checked when it was read ahead
+            utf8Checked = true
+            return ahead.bytes
+        }
         decoder.defersWholeTextCheck = true
         defer { decoder.defersWholeTextCheck = false }
         guard let message = try receiveLocked(deadline: deadline) else { return nil }
@@ -211,7 +225,47 @@ public final class WebSocketConnection: @unchecked Sendable {
         failProtocol(code: WebSocketCloseCode.invalidPayload, reason: "text message is not valid UTF-8")
     }
 
+    /// Whether the connection is still usable: no close, error or local close has ended it yet.
+    public var isOpen: Bool { !hasTerminal.load(ordering: .acquiring) }
+
+    /// Reads and decodes whatever has already arrived, without waiting: pings are answered and a close
+    /// frame ends the connection as `receive` would, and data messages are kept, up to `limit` bytes,
+    /// for `receive` to return first, in order. For a caller that cannot take messages now (its output
+    /// is blocked by a slow reader) but must keep answering the peer's pings. An error is not thrown:
+    /// the next `receive` reports it after the messages kept before it. Returns false when `limit` is
+    /// reached or the connection has ended (reading on would not help); true when all was read.
+    public func readAhead(limit: Int) -> Bool {
+        guard readLock.tryLock() else { return true }  // another thread is receiving: it answers pings
+        defer { readLock.unlock() }
+        while aheadBytes < limit {
+            let message: WebSocketMessage?
+            do { message = try nextMessageLocked(deadline: Deadline(nanoseconds: 0)) } catch { return false }
+            guard let message else { return isOpen }
+            aheadBytes += message.bytes.count
+            aheadMessages.append(message)
+        }
+        return false
+    }
+
+    /// The oldest message read ahead, if any; the caller holds readLock.
+    private func takeAhead() -> WebSocketMessage? {
+        guard aheadHead < aheadMessages.count else { return nil }
+        let message = aheadMessages[aheadHead]
+        aheadHead += 1
+        aheadBytes -= message.bytes.count
+        if aheadHead == aheadMessages.count {
+            aheadMessages.removeAll(keepingCapacity: false)
+            aheadHead = 0
+        }
+        return message
+    }
+
     private func receiveLocked(deadline: Deadline) throws(WebSocketError) -> WebSocketMessage? {
+        if let ahead = takeAhead() { return ahead }
+        return try nextMessageLocked(deadline: deadline)
+    }
+
+    private func nextMessageLocked(deadline: Deadline) throws(WebSocketError) -> WebSocketMessage? {
         if hasTerminal.load(ordering: .acquiring) {
             try stateLock.withLock { () throws(WebSocketError) in if let terminal { throw terminal } }
         }
@@ -233,6 +287,8 @@ public final class WebSocketConnection: @unchecked Sendable {
                     try reply(.pong, payload: payload)
                 case .control(.close, let payload):
                     throw handleClose(payload)
+                case .control(.pong, let payload):
+                    onPong?(payload)
                 case .control:
                     continue
                 }

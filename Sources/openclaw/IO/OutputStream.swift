@@ -14,12 +14,23 @@ final class OutputStream: @unchecked Sendable {
     private(set) var isClosed = false
     /// Whether the first large flush has tried to enlarge a pipe on the descriptor.
     private var triedLargerPipe = false
+    /// Waits for the descriptor when a write would block, keeping meanwhile what must not stall (the
+    /// gateway's pings: a slow reader of stdout must not get the connection dropped). Setting one
+    /// makes writes that would block return instead (`NonBlockingOutput`), so the wait is its.
+    var whileBlocked: OutputWaiter? {
+        didSet { if whileBlocked != nil && output == nil { output = NonBlockingOutput(descriptor) } }
+    }
+    /// How bytes are written without blocking, once a waiter asked for it.
+    private var output: NonBlockingOutput?
 
     init(descriptor: Int32) {
         self.descriptor = descriptor
     }
 
-    deinit { storage.deallocate() }
+    deinit {
+        storage.deallocate()
+        output?.close()
+    }
 
     func write(_ bytes: some Collection<UInt8>) {
         if bytes.withContiguousStorageIfAvailable({ append($0) }) == nil { Array(bytes).withUnsafeBufferPointer { append($0) } }
@@ -70,13 +81,18 @@ final class OutputStream: @unchecked Sendable {
     private func writeAll(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
         var offset = 0
         while offset < count {
-            let written = Glibc.write(descriptor, bytes + offset, count - offset)
+            let written = output?.write(bytes + offset, count: count - offset) ?? Glibc.write(descriptor, bytes + offset, count - offset)
             if written >= 0 { offset += written; continue }
             switch errno {
             case EINTR: continue
             case EAGAIN:
-                var pfd = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-                _ = poll(&pfd, 1, -1)
+                let waitOn = output?.descriptor ?? descriptor
+                if let whileBlocked {
+                    whileBlocked.waitUntilWritable(waitOn)
+                } else {
+                    var pfd = pollfd(fd: waitOn, events: Int16(POLLOUT), revents: 0)
+                    _ = poll(&pfd, 1, -1)
+                }
             default:
                 // EPIPE and friends: the reader is gone; end quietly.
                 isClosed = true
