@@ -37,7 +37,7 @@ public final class GatewaySession {
 
     /// How much a blocked caller keeps for later: past it the link is left to the gateway's own
     /// slow-consumer limit, as a client that stops reading would be.
-    public static let readAheadLimit = 16 * 1024 * 1024
+    public static let readAheadLimit = 1024 * 1024
 
     /// Connects and authenticates by `deadline`. A refused stored device token is dropped
     /// and the handshake tried once more with the shared credentials.

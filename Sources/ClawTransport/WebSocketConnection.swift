@@ -36,11 +36,12 @@ public final class WebSocketConnection: @unchecked Sendable {
     private var maskPool: [UInt8] = []
     private var maskIndex = 0
 
-    /// Messages read ahead (`readAhead`) while the caller could not take them; `receive` returns them
-    /// first, in order. Under readLock, like the decoder.
-    @exclusivity(unchecked) private var aheadMessages: [WebSocketMessage] = []
-    @exclusivity(unchecked) private var aheadHead = 0
-    @exclusivity(unchecked) private var aheadBytes = 0
+    /// Messages read ahead (`readAhead`) while the caller could not take them, which `receive` returns
+    /// first, in order: packed one after another as a kind byte, a 4-byte length and the bytes, so what
+    /// is held costs the bytes themselves (thousands of small events would cost twice as many as arrays).
+    /// Under readLock, like the decoder.
+    @exclusivity(unchecked) private var ahead: [UInt8] = []
+    @exclusivity(unchecked) private var aheadStart = 0
 
     /// Server role: told of every pong received (the simulator's keepalive). Set before receiving starts.
     package var onPong: (@Sendable ([UInt8]) -> Void)?
@@ -183,7 +184,7 @@ public final class WebSocketConnection: @unchecked Sendable {
     public var hasBufferedInput: Bool {
         guard readLock.tryLock() else { return false }
         defer { readLock.unlock() }
-        if aheadHead < aheadMessages.count { return true }
+        if aheadStart < ahead.count { return true }
         if hasTerminal.load(ordering: .acquiring) { return false }
         let window = UnsafeRawBufferPointer(start: readBuffer + readStart, count: readEnd - readStart)
         return decoder.hasCompleteFrame(window) || stream.hasBufferedInput
@@ -237,27 +238,37 @@ public final class WebSocketConnection: @unchecked Sendable {
     public func readAhead(limit: Int) -> Bool {
         guard readLock.tryLock() else { return true }  // another thread is receiving: it answers pings
         defer { readLock.unlock() }
-        while aheadBytes < limit {
+        if ahead.capacity < limit { ahead.reserveCapacity(limit + 64 * 1024) }  // once: no doubling past the limit
+        while ahead.count - aheadStart < limit {
             let message: WebSocketMessage?
             do { message = try nextMessageLocked(deadline: Deadline(nanoseconds: 0)) } catch { return false }
             guard let message else { return isOpen }
-            aheadBytes += message.bytes.count
-            aheadMessages.append(message)
+            if aheadStart > 0 && aheadStart >= ahead.count / 2 {  // what was taken goes before the array grows
+                ahead.removeFirst(aheadStart)
+                aheadStart = 0
+            }
+            let (kind, bytes): (UInt8, [UInt8]) = switch message { case .text(let b): (1, b); case .binary(let b): (2, b) }
+            let count = UInt32(bytes.count)
+            ahead.append(kind)
+            ahead.append(contentsOf: [UInt8(count >> 24), UInt8(count >> 16 & 0xFF), UInt8(count >> 8 & 0xFF), UInt8(count & 0xFF)])
+            ahead.append(contentsOf: bytes)
         }
         return false
     }
 
     /// The oldest message read ahead, if any; the caller holds readLock.
     private func takeAhead() -> WebSocketMessage? {
-        guard aheadHead < aheadMessages.count else { return nil }
-        let message = aheadMessages[aheadHead]
-        aheadHead += 1
-        aheadBytes -= message.bytes.count
-        if aheadHead == aheadMessages.count {
-            aheadMessages.removeAll(keepingCapacity: false)
-            aheadHead = 0
+        guard aheadStart < ahead.count else { return nil }
+        let kind = ahead[aheadStart]
+        let count = Int(ahead[aheadStart + 1]) << 24 | Int(ahead[aheadStart + 2]) << 16 | Int(ahead[aheadStart + 3]) << 8 | Int(ahead[aheadStart + 4])
+        let start = aheadStart + 5
+        let bytes = Array(ahead[start..<(start + count)])
+        aheadStart = start + count
+        if aheadStart == ahead.count {
+            ahead.removeAll(keepingCapacity: true)
+            aheadStart = 0
         }
-        return message
+        return kind == 1 ? .text(bytes) : .binary(bytes)
     }
 
     private func receiveLocked(deadline: Deadline) throws(WebSocketError) -> WebSocketMessage? {

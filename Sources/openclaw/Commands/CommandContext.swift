@@ -71,7 +71,9 @@ struct CommandContext {
                                           quietly: quietly, context: self)
         }
         let deadline = deadline ?? self.deadline
-        var waits = ConnectWaits(context: self, url: "\(options.url)", deadline: deadline,
+        // As the official CLI names a target: no `/` after the port for a bare path.
+        let url = options.url.path == "/" ? String("\(options.url)".dropLast(options.url.description.hasSuffix("/") ? 1 : 0)) : "\(options.url)"
+        var waits = ConnectWaits(context: self, url: url, deadline: deadline,
                                  waitsWhileUnavailable: waitsWhileUnavailable, notes: !quietly)
         var session: GatewaySession
         while true {

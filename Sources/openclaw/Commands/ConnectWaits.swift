@@ -114,7 +114,7 @@ struct ConnectWaits {
     }
 
     private func stillUnpaired(requestId: String?) -> CommandFailure {
-        CommandFailure(.authentication, "pairing required: this device was still not approved when --timeout (\(formatSeconds(context.timeoutSeconds))) ran out; "
+        CommandFailure(.authentication, "pairing required: this device was still not approved when --timeout \(formatSeconds(context.timeoutSeconds)) ran out; "
             + (requestId.map { "approve it on the gateway host with: openclaw devices approve \($0)" }
                ?? "approve it on the gateway host with: openclaw devices list, then openclaw devices approve REQUEST_ID"))
     }

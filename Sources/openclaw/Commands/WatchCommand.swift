@@ -1,7 +1,6 @@
 import Glibc
 import ClawSystem
 import ClawJSON
-import ClawTransport
 import ClawProtocol
 import ClawSession
 
@@ -148,14 +147,11 @@ struct Watcher {
         }
     }
 
-    /// A gateway that is suspended, restarting or starting: it said when to come back, or closed the
-    /// link with 1012 (service restart) or 1013 (try again later).
+    /// A gateway that is suspended, restarting or starting and said when to come back: its refusals
+    /// are waits, not news (the disconnect that came before them was reported).
     static func isPassing(_ error: GatewayError) -> Bool {
-        switch error {
-        case .unavailable: return error.retryAfterSeconds != nil
-        case .connectionLost(_, let code?): return code == 1012 || code == WebSocketCloseCode.tryAgainLater
-        default: return false
-        }
+        if case .unavailable = error { return error.retryAfterSeconds != nil }
+        return false
     }
 
     /// How long a connection must stay up to count as healthy: two ticks, at most 30 s.
