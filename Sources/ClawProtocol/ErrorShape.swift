@@ -31,7 +31,7 @@ public struct ErrorShape: Sendable, Equatable {
     public var isRetryable: Bool { retryable ?? false }
 
     /// `details.reason` of an `UNAVAILABLE` that passes by itself: the gateway suspending, draining
-    /// for a restart, or still starting its sidecars (docs/protocol.md §3.7).
+    /// for a restart, or still starting its sidecars (docs/protocol.md §2.1).
     public static let passingUnavailableReasons: Set<String> = ["gateway-suspending", "gateway-restarting", "startup-sidecars"]
 
     /// For an `UNAVAILABLE` worth waiting out (`retryable`, or one of the passing reasons): how long

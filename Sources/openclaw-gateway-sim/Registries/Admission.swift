@@ -3,7 +3,7 @@ import ClawSystem
 import ClawJSON
 import ClawProtocol
 
-/// Whether the gateway admits work now (docs/protocol.md §3.7). Suspended (`--suspended`, SIGUSR1,
+/// Whether the gateway admits work now (docs/protocol.md §3.8). Suspended (`--suspended`, SIGUSR1,
 /// until SIGUSR2 or `--suspend-ms`), it answers a connect `UNAVAILABLE` and closes it 1013, and
 /// refuses every request but `health` with `UNAVAILABLE`; both retryable with `retryAfterMs` 1000
 /// and `details.reason` (`--suspend-reason`) and `details.phase`, as the October 2026 gateway's
