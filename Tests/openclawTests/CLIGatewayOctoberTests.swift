@@ -74,6 +74,13 @@ import ClawProtocol
         #expect(history.status == 0, "\(history.stderr)")
         #expect(history.stderr.isEmpty)
         #expect(requests(reading.simulator, "chat.history").count == 2)
+
+        // call resends any method the draining gateway turned away (nothing ran), idempotency key or not.
+        let calling = try GatewayFixture(["--fault", "restarting:1"])
+        let call = try calling.run(["call", "sessions.list", "-q"])
+        #expect(call.status == 0, "\(call.stderr)")
+        #expect(requests(calling.simulator, "sessions.list").count == 2)
+        #expect(call.frames.count == 1 && call.frames.first?["ok"] == true)
     }
 
     @Test func aConnectClosedWith1013IsTriedAgain() throws {

@@ -8,6 +8,13 @@ import ClawSession
 /// unless it says) and send the same request again (chat.send with the same idempotency key), as
 /// long as `--timeout` allows.
 enum RetryAfter {
+    /// A refusal from a gateway that is suspending, draining for a restart or starting: the request
+    /// was turned away at admission and did nothing, so even one that is not idempotent may be resent.
+    static func refusedBeforeRunning(_ frame: GatewayFrame) -> Bool {
+        guard let error = frame.error, error.code == "UNAVAILABLE", let reason = error.details?["reason"]?.stringValue else { return false }
+        return ErrorShape.passingUnavailableReasons.contains(reason)
+    }
+
     /// Seconds to wait before resending, when `frame` is such a refusal.
     static func delay(for frame: GatewayFrame) -> Double? {
         frame.error?.waitBeforeRetryMs.map { Double($0) / 1000 }
