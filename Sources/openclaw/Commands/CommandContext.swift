@@ -72,7 +72,8 @@ struct CommandContext {
         }
         let deadline = deadline ?? self.deadline
         // As the official CLI names a target: no `/` after the port for a bare path.
-        let url = options.url.path == "/" ? String("\(options.url)".dropLast(options.url.description.hasSuffix("/") ? 1 : 0)) : "\(options.url)"
+        let target = "\(options.url)"
+        let url = options.url.path == "/" && target.hasSuffix("/") ? String(target.dropLast()) : target
         var waits = ConnectWaits(context: self, url: url, deadline: deadline,
                                  waitsWhileUnavailable: waitsWhileUnavailable, notes: !quietly)
         var session: GatewaySession
