@@ -20,7 +20,7 @@ _openclaw_flags()
         completion) REPLY='--shell' ;;
         *) REPLY= ;;
     esac
-    REPLY+=" "'-u --url -t --token --token-file --password -s --session --timeout --connect-timeout -o --output --raw --trace --strict -q --quiet --state-dir --config --profile --dev --log-level --no-color --container --no-device --scope --tls-fingerprint --cacert -h --help -V --version'
+    REPLY+=" "'-u --url -t --token --token-file --password -s --session --timeout --connect-timeout --retry-connrefused --wait-for-pairing -o --output --raw --trace --strict -q --quiet --state-dir --config --profile --dev --log-level --no-color --container --no-device --scope --tls-fingerprint --cacert -h --help -V --version'
 }
 
 # Sets REPLY to what the value of flag $2 after command $1 completes to:

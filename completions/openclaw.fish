@@ -117,6 +117,8 @@ complete -c openclaw -n 'not __openclaw_official' -l password -x -d 'gateway pas
 complete -c openclaw -n 'not __openclaw_official' -s s -l session -x -a '(__openclaw_sessions)' -d 'session key (default main; for watch: only this session\'s events)'
 complete -c openclaw -n 'not __openclaw_official' -l timeout -x -d 'limit for the whole command, 0 = none (default: none for watch, 600 for send, 30 otherwise)'
 complete -c openclaw -n 'not __openclaw_official' -l connect-timeout -x -d 'limit for socket, TLS and handshake (default 10)'
+complete -c openclaw -n 'not __openclaw_official' -l retry-connrefused -d 'when nothing listens yet (connection refused), try again until --timeout, as curl\'s --retry-connrefused'
+complete -c openclaw -n 'not __openclaw_official' -l wait-for-pairing -d 'an unpaired device waits for the administrator\'s decision until --timeout instead of exiting 4'
 complete -c openclaw -n 'not __openclaw_official' -s o -l output -x -a 'ndjson text' -d 'output format: ndjson (default) or text'
 complete -c openclaw -n 'not __openclaw_official' -l raw -d 'also print the handshake frames and every other frame received (ndjson only)'
 complete -c openclaw -n 'not __openclaw_official' -l trace -d 'write every frame sent and received to stderr as NDJSON, secrets redacted'

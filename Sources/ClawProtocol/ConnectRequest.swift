@@ -5,6 +5,10 @@ public struct ConnectRequest: Sendable {
     public static let clientMode = "cli"
     public static let role = "operator"
     public static let defaultScopes = ["operator.read", "operator.write"]
+    /// `caps` entry asking an unpaired device's connect to stay open until the pairing decision.
+    public static let pairingWaitCapability = "device-pairing-wait"
+    /// `caps` entry asking for live tool events.
+    public static let toolEventsCapability = "tool-events"
 
     public var clientVersion: String
     public var platform: String

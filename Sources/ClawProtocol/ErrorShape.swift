@@ -30,6 +30,19 @@ public struct ErrorShape: Sendable, Equatable {
     public var detailsCode: String? { details?["code"]?.stringValue }
     public var isRetryable: Bool { retryable ?? false }
 
+    /// `details.reason` of an `UNAVAILABLE` that passes by itself: the gateway suspending, draining
+    /// for a restart, or still starting its sidecars (docs/protocol.md §2.1).
+    public static let passingUnavailableReasons: Set<String> = ["gateway-suspending", "gateway-restarting", "startup-sidecars"]
+
+    /// For an `UNAVAILABLE` worth waiting out (`retryable`, or one of the passing reasons): how long
+    /// to wait before asking again, `retryAfterMs` or else 1000. nil for any other error.
+    public var waitBeforeRetryMs: Int64? {
+        guard code == "UNAVAILABLE" else { return nil }
+        let reason = details?["reason"]?.stringValue ?? ""
+        guard isRetryable || Self.passingUnavailableReasons.contains(reason) else { return nil }
+        return max(retryAfterMs ?? 1000, 0)
+    }
+
     /// The wire form: optional members only when set.
     public var json: JSONValue {
         var object: JSONObject = ["code": .string(code), "message": .string(message)]

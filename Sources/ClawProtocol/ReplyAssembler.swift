@@ -130,10 +130,18 @@ public struct ReplyAssembler: Sendable {
         return "retrying: \(reason), \(attempt)\(of)"
     }
 
-    /// "preparing_workspace" → "preparing workspace…".
-    private static func label(_ phase: String) -> String {
-        String(phase.map { $0 == "_" ? " " : $0 }) + "…"
+    /// "preparing_workspace" → "preparing workspace…". Every phase, known or not, is progress: the
+    /// gateway adds phases (October 2026: the run waits for state admission) and never ends a run with one.
+    static func label(_ phase: String) -> String {
+        if let known = phaseLabels[phase] { return known }
+        return String(phase.map { $0 == "_" ? " " : $0 }) + "…"
     }
+
+    /// Phases whose words alone would say little.
+    static let phaseLabels = [
+        "waiting_for_state": "waiting for the session's state…",
+        "state_contention": "waiting: the session's state is busy…",
+    ]
 
     /// Compared as UTF-8 bytes: `String` equality would treat canonically equal spellings as the same text.
     static func change(from old: String, to new: String) -> Change {

@@ -18,6 +18,9 @@ public enum GatewayMethod {
     public static let sessionsUnsubscribe = "sessions.unsubscribe"
     public static let sessionsMessagesSubscribe = "sessions.messages.subscribe"
     public static let sessionsMessagesUnsubscribe = "sessions.messages.unsubscribe"
+    /// An administrator's decision on a pairing request (`operator.pairing`).
+    public static let devicePairApprove = "device.pair.approve"
+    public static let devicePairReject = "device.pair.reject"
 }
 
 /// Event names carried in `event.event`.
@@ -34,6 +37,10 @@ public enum GatewayEventName {
     public static let sessionsChanged = "sessions.changed"
     /// Targeted (no outer `seq`): a message appended to a subscribed session's transcript.
     public static let sessionMessage = "session.message"
+    /// The decision on a pairing request (`approved`, `rejected`, `expired`, `superseded`); also sent to
+    /// a connect kept open for it (`device-pairing-wait`).
+    public static let devicePairResolved = "device.pair.resolved"
+    public static let devicePairRequested = "device.pair.requested"
 
     /// Events that belong to one run and carry `payload.runId` and a per-run `payload.seq`.
     public static func isRunEvent(_ name: String) -> Bool { name == chat || name == agent }

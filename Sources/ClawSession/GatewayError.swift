@@ -34,12 +34,22 @@ public enum GatewayError: Error, Sendable {
     /// A request the gateway would refuse before reading it, e.g. larger than `policy.maxPayload` (exit 2).
     case invalidRequest(String)
 
-    /// Whether a reconnecting client (`watch`) should try again.
+    /// Whether a reconnecting client (`watch`) should try again. An operator the access policy grants
+    /// nothing yet is worth asking again later (access granted meanwhile applies without anyone acting
+    /// on this side), though a one-shot command reports it as someone having to act.
     public var isRetryable: Bool {
         switch self {
         case .cannotConnect, .connectFailed, .upgradeRejected, .connectionLost, .timedOut, .handshakeTimedOut, .handshakeStepTimedOut, .unavailable: return true
+        case .authenticationFailed(.accessDenied, _): return true
         case .certificateRejected, .authenticationFailed, .protocolError, .invalidRequest: return false
         }
+    }
+
+    /// The TCP connect was refused: nothing listens at the address (yet). The socket's errno, kept
+    /// from the connect to here.
+    public var isConnectionRefused: Bool {
+        guard case .connectFailed(_, _, .connect(_, _, let error)) = self else { return false }
+        return error.isConnectionRefused
     }
 }
 
@@ -58,6 +68,12 @@ public enum AuthFailure: Sendable, Equatable {
     case passwordMismatch(source: SettingSource?)
     case rateLimited(retryAfterMs: Int64?)
     case scopeMismatch
+    /// Authenticated, but the gateway's access policy grants this operator nothing (yet)
+    /// (`OPERATOR_ACCESS_DENIED`): not a credential problem, stored tokens stay; with the gateway's message.
+    case accessDenied(message: String)
+    /// The gateway keeps this connect open until an administrator decides on the pairing request
+    /// (`device-pairing-wait`, asked for with `SessionOptions.waitsForPairing`): wait on it.
+    case pairingPending(PendingPairing)
     /// Any other refusal, with the gateway's message.
     case refused(message: String)
     /// Our own device key could not sign the proof.
@@ -65,7 +81,8 @@ public enum AuthFailure: Sendable, Equatable {
 }
 
 extension GatewayError {
-    /// How long a starting gateway asked us to wait before trying again.
+    /// How long a starting, suspended or restarting gateway asked us to wait before trying again
+    /// (nil for an `UNAVAILABLE` that is not worth waiting out).
     public var retryAfterSeconds: Double? {
         guard case .unavailable(_, let retryAfterMs?) = self else { return nil }
         return Double(max(retryAfterMs, 0)) / 1000

@@ -27,6 +27,17 @@ public final class GatewaySession {
 
     public var fileDescriptor: Int32 { socket.fileDescriptor }
     public var hasBufferedInput: Bool { socket.hasBufferedInput }
+    /// False once the connection has ended (closed by either side, or failed).
+    public var isOpen: Bool { socket.isOpen }
+
+    /// Keeps the link alive while the caller cannot take frames (its output is blocked): reads what
+    /// has arrived, answering the gateway's pings, and keeps up to `limit` bytes of messages for
+    /// `receive`. False when it holds `limit` bytes or the connection has ended.
+    public func readAhead(limit: Int = GatewaySession.readAheadLimit) -> Bool { socket.readAhead(limit: limit) }
+
+    /// How much a blocked caller keeps for later: past it the link is left to the gateway's own
+    /// slow-consumer limit, as a client that stops reading would be.
+    public static let readAheadLimit = 1024 * 1024
 
     /// Connects and authenticates by `deadline`. A stored device token the gateway refuses is dropped
     /// (if it is still the one stored) and the handshake tried once more with the shared credentials.

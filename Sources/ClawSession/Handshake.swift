@@ -57,8 +57,15 @@ struct Handshake {
             try GatewaySession.write(frame, to: socket, tracer: tracer, deadline: deadline)
             let response = try waitForResponse(socket, deadline: deadline)
             if let shape = response.error {
-                throw HandshakeFailure.error(for: shape, tokenSource: options.tokenSource, passwordSource: options.passwordSource,
-                                             urlSource: options.urlOrigin?.source, usedStoredDeviceToken: storedDeviceToken != nil)
+                let failure = HandshakeFailure.error(for: shape, tokenSource: options.tokenSource, passwordSource: options.passwordSource,
+                                                     urlSource: options.urlOrigin?.source, usedStoredDeviceToken: storedDeviceToken != nil)
+                // Kept open for the pairing decision: the socket goes to the caller, which waits on it.
+                if options.waitsForPairing, shape.details?["waitForResolution"]?.boolValue == true,
+                   case .authenticationFailed(.pairingRequired(let requestId, let reason), _) = failure {
+                    let pending = PendingPairing(socket: socket, requestId: requestId, reason: reason, tracer: tracer)
+                    throw GatewayError.authenticationFailed(.pairingPending(pending), shape)
+                }
+                throw failure
             }
             let hello: HelloOk
             do { hello = try HelloOk(payload: response.payload ?? .null) } catch { throw .protocolError(error.message) }
@@ -74,6 +81,7 @@ struct Handshake {
             session.isStrict = options.isStrict
             return session
         } catch {
+            if case .authenticationFailed(.pairingPending, _) = error { throw error }  // the socket is the caller's now
             socket.close(code: 1000, reason: "", deadline: .after(seconds: 0.2))
             throw error
         }
@@ -177,6 +185,10 @@ struct Handshake {
             }
             return frame
         } catch {
+            // 1013 "try again later": the gateway is suspended, restarting or starting; wait it out.
+            if case .connectionLost(let message, let code) = error, code == WebSocketCloseCode.tryAgainLater {
+                throw .unavailable("\(message) during the handshake", retryAfterMs: 1000)
+            }
             if case .connectionLost(let message, let code) = error {
                 throw .connectionLost("\(message) during the handshake", closeCode: code)
             }
@@ -211,6 +223,9 @@ struct Handshake {
                                      token: token, password: options.password, instanceID: SecureRandom.uuid(), device: proof)
         if options.token == nil { request.deviceToken = storedDeviceToken }
         request.capabilities = options.capabilities
+        if options.waitsForPairing && !request.capabilities.contains(ConnectRequest.pairingWaitCapability) {
+            request.capabilities.append(ConnectRequest.pairingWaitCapability)
+        }
         return request
     }
 

@@ -18,8 +18,16 @@ enum HandshakeFailure {
                                                      reason: shape.details?["reason"]?.stringValue)
             return .authenticationFailed(reason, shape)
         }
-        if shape.code == "UNAVAILABLE" || shape.isRetryable && !detail.hasPrefix("AUTH_") {
-            return .unavailable("gateway unavailable: \(message)", retryAfterMs: shape.retryAfterMs)
+        if detail == "OPERATOR_ACCESS_DENIED" {
+            return .authenticationFailed(.accessDenied(message: message), shape)
+        }
+        if shape.code == "UNAVAILABLE" {
+            // Suspending, draining for a restart, starting: worth waiting out (1 s unless it says).
+            let reason = shape.details?["reason"]?.stringValue.map { " (\($0))" } ?? ""
+            return .unavailable("gateway unavailable: \(message)\(reason)", retryAfterMs: shape.waitBeforeRetryMs)
+        }
+        if shape.isRetryable && !detail.hasPrefix("AUTH_") {
+            return .unavailable("gateway unavailable: \(message)", retryAfterMs: shape.retryAfterMs ?? 1000)
         }
         switch detail {
         case "AUTH_TOKEN_MISSING":

@@ -36,6 +36,9 @@ public struct SessionOptions: Sendable {
     public var handshakeTimeout: Double = 15
     /// `connect.params.caps`: e.g. `tool-events`, without which the gateway sends no tool events.
     public var capabilities: [String] = []
+    /// Advertise `device-pairing-wait`: a gateway that honours it keeps an unpaired device's connect
+    /// open until an administrator decides, reported as `AuthFailure.pairingPending`.
+    public var waitsForPairing = false
     /// Fail on frames the client does not understand instead of skipping them.
     public var isStrict = false
     /// Sign the v3 payload instead of v2 (v2 is accepted by every gateway generation).

@@ -71,4 +71,21 @@ public enum Poll {
         }
         return Readiness(first: entries.0.revents != 0, second: entries.1.revents != 0, third: entries.2.revents != 0)
     }
+
+    /// Waits, without a time limit, until `output` may take bytes or `input` has bytes (or an error or
+    /// hang-up on either): a writer blocked by a slow reader that must keep reading a socket meanwhile.
+    /// A negative `input` is not watched. EINTR returns with neither; another error returns nil.
+    public static func writableOrReadable(output: Int32, input: Int32) -> (writable: Bool, readable: Bool)? {
+        var entries = (pollfd(fd: output, events: Int16(POLLOUT), revents: 0),
+                       pollfd(fd: input, events: Int16(POLLIN), revents: 0))
+        let result = withUnsafeMutableBytes(of: &entries) { Glibc.poll($0.baseAddress!.assumingMemoryBound(to: pollfd.self), 2, -1) }
+        if result < 0 { return errno == EINTR ? (false, false) : nil }
+        return (entries.0.revents != 0, entries.1.revents != 0)
+    }
+
+    /// Waits, without a time limit, until `descriptor` may take bytes (or failed: the next write says how).
+    public static func waitUntilWritable(_ descriptor: Int32) {
+        var entry = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+        _ = Glibc.poll(&entry, 1, -1)
+    }
 }

@@ -21,6 +21,9 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
     /// EAGAIN: a non-blocking descriptor has nothing to read (or no room to write) now.
     public var isWouldBlock: Bool { code == EAGAIN }
 
+    /// ECONNREFUSED: nothing listens at the address (yet).
+    public var isConnectionRefused: Bool { code == ECONNREFUSED }
+
     /// No error, or one that means the peer went away (reset, broken pipe, nothing to read).
     public var meansPeerClosed: Bool { code == 0 || code == ECONNRESET || code == EPIPE || code == EAGAIN }
 

@@ -8,6 +8,8 @@ public enum WebSocketCloseCode {
     public static let policyViolation: UInt16 = 1008
     public static let messageTooBig: UInt16 = 1009
     public static let internalError: UInt16 = 1011
+    /// "Try again later": the gateway is suspended, restarting or starting.
+    public static let tryAgainLater: UInt16 = 1013
 
     /// Codes a peer may put in a close frame: 1004–1006 and 1015 are reserved for reporting, not sending.
     public static func isValidOnTheWire(_ code: UInt16) -> Bool {

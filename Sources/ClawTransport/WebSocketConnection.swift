@@ -36,6 +36,16 @@ public final class WebSocketConnection: @unchecked Sendable {
     private var maskPool: [UInt8] = []
     private var maskIndex = 0
 
+    /// Messages read ahead (`readAhead`) while the caller could not take them, which `receive` returns
+    /// first, in order: packed one after another as a kind byte, a 4-byte length and the bytes, so what
+    /// is held costs the bytes themselves (thousands of small events would cost twice as many as arrays).
+    /// Under readLock, like the decoder.
+    @exclusivity(unchecked) private var ahead: [UInt8] = []
+    @exclusivity(unchecked) private var aheadStart = 0
+
+    /// Server role: told of every pong received (the simulator's keepalive). Set before receiving starts.
+    package var onPong: (@Sendable ([UInt8]) -> Void)?
+
     // Read by every `receive` without a lock (the size limit, and whether the connection has ended).
     private let maxSize: Atomic<Int>
     /// Set (under stateLock) right after `terminal`: a receive that sees it false proceeds as if it had
@@ -180,6 +190,7 @@ public final class WebSocketConnection: @unchecked Sendable {
     public var hasBufferedInput: Bool {
         guard readLock.tryLock() else { return false }
         defer { readLock.unlock() }
+        if aheadStart < ahead.count { return true }
         if hasTerminal.load(ordering: .acquiring) { return false }
         let window = UnsafeRawBufferPointer(start: readBuffer + readStart, count: readEnd - readStart)
         return decoder.hasCompleteFrame(window) || stream.hasBufferedInput
@@ -202,6 +213,10 @@ public final class WebSocketConnection: @unchecked Sendable {
     public func receiveBytes(deadline: Deadline, utf8Checked: inout Bool) throws(WebSocketError) -> [UInt8]? {
         readLock.lock()
         defer { readLock.unlock() }
+        if let ahead = takeAhead() {  // checked when it was read ahead
+            utf8Checked = true
+            return ahead.bytes
+        }
         decoder.defersWholeTextCheck = true
         defer { decoder.defersWholeTextCheck = false }
         guard let message = try receiveLocked(deadline: deadline) else { return nil }
@@ -217,7 +232,57 @@ public final class WebSocketConnection: @unchecked Sendable {
         failProtocol(code: WebSocketCloseCode.invalidPayload, reason: "text message is not valid UTF-8")
     }
 
+    /// Whether the connection is still usable: no close, error or local close has ended it yet.
+    public var isOpen: Bool { !hasTerminal.load(ordering: .acquiring) }
+
+    /// Reads and decodes whatever has already arrived, without waiting: pings are answered and a close
+    /// frame ends the connection as `receive` would, and data messages are kept, up to `limit` bytes,
+    /// for `receive` to return first, in order. For a caller that cannot take messages now (its output
+    /// is blocked by a slow reader) but must keep answering the peer's pings. An error is not thrown:
+    /// the next `receive` reports it after the messages kept before it. Returns false when `limit` is
+    /// reached or the connection has ended (reading on would not help); true when all was read.
+    public func readAhead(limit: Int) -> Bool {
+        guard readLock.tryLock() else { return true }  // another thread is receiving: it answers pings
+        defer { readLock.unlock() }
+        if ahead.capacity < limit { ahead.reserveCapacity(limit + 64 * 1024) }  // once: no doubling past the limit
+        while ahead.count - aheadStart < limit {
+            let message: WebSocketMessage?
+            do { message = try nextMessageLocked(deadline: Deadline(nanoseconds: 0)) } catch { return false }
+            guard let message else { return isOpen }
+            if aheadStart > 0 && aheadStart >= ahead.count / 2 {  // what was taken goes before the array grows
+                ahead.removeFirst(aheadStart)
+                aheadStart = 0
+            }
+            let (kind, bytes): (UInt8, [UInt8]) = switch message { case .text(let b): (1, b); case .binary(let b): (2, b) }
+            let count = UInt32(bytes.count)
+            ahead.append(kind)
+            ahead.append(contentsOf: [UInt8(count >> 24), UInt8(count >> 16 & 0xFF), UInt8(count >> 8 & 0xFF), UInt8(count & 0xFF)])
+            ahead.append(contentsOf: bytes)
+        }
+        return false
+    }
+
+    /// The oldest message read ahead, if any; the caller holds readLock.
+    private func takeAhead() -> WebSocketMessage? {
+        guard aheadStart < ahead.count else { return nil }
+        let kind = ahead[aheadStart]
+        let count = Int(ahead[aheadStart + 1]) << 24 | Int(ahead[aheadStart + 2]) << 16 | Int(ahead[aheadStart + 3]) << 8 | Int(ahead[aheadStart + 4])
+        let start = aheadStart + 5
+        let bytes = Array(ahead[start..<(start + count)])
+        aheadStart = start + count
+        if aheadStart == ahead.count {
+            ahead.removeAll(keepingCapacity: true)
+            aheadStart = 0
+        }
+        return kind == 1 ? .text(bytes) : .binary(bytes)
+    }
+
     private func receiveLocked(deadline: Deadline) throws(WebSocketError) -> WebSocketMessage? {
+        if let ahead = takeAhead() { return ahead }
+        return try nextMessageLocked(deadline: deadline)
+    }
+
+    private func nextMessageLocked(deadline: Deadline) throws(WebSocketError) -> WebSocketMessage? {
         if hasTerminal.load(ordering: .acquiring) {
             try stateLock.withLock { () throws(WebSocketError) in if let terminal { throw terminal } }
         }
@@ -239,6 +304,8 @@ public final class WebSocketConnection: @unchecked Sendable {
                     try reply(.pong, payload: payload)
                 case .control(.close, let payload):
                     throw handleClose(payload)
+                case .control(.pong, let payload):
+                    onPong?(payload)
                 case .control:
                     continue
                 }

@@ -36,6 +36,10 @@ enum Fault: Sendable, Equatable {
     case seqGap(Int)
     /// Answers the first N connects `UNAVAILABLE "gateway starting; retry shortly"` and closes 1013.
     case starting(Int)
+    /// Refuses the first N requests after a connect (not `health`) `UNAVAILABLE` as while draining for a restart.
+    case restarting(Int)
+    /// Closes the first N connections with 1013 "gateway suspended" right after the upgrade, before any frame.
+    case close1013(Int)
 }
 
 /// Everything the command line configures; parsed once at start-up.
@@ -71,6 +75,22 @@ struct SimulatorOptions: Sendable, Equatable {
     /// `--attachment-max-bytes` / `--attachment-max-image-bytes` (nil = no policy, no size check).
     var attachmentMaxBytes: Int? = nil
     var attachmentMaxImageBytes: Int? = nil
+    /// `--suspended`: start suspended (connects and requests refused `UNAVAILABLE` until SIGUSR2).
+    var startSuspended = false
+    /// `--suspend-reason`: `details.reason` of the refusals while suspended.
+    var suspendReason = "gateway-suspending"
+    /// `--suspend-ms`: a suspension ends by itself after this long (nil: at SIGUSR2).
+    var suspendMs: Int? = nil
+    /// `--ping-ms`: ping each connected client after this long without a pong (nil: no keepalive).
+    var pingMs: Int? = nil
+    /// `--pong-timeout-ms`: drop a client whose pong does not come this long after the ping was written.
+    var pongTimeoutMs = 25_000
+    /// `--operator-access-file`: operators are granted access only while this file exists.
+    var operatorAccessFile: String? = nil
+    /// `--pairing-wait-any-client`: honour `device-pairing-wait` for every client, not only the Control UI.
+    var pairingWaitAnyClient = false
+    /// `--pairing-ttl-ms`: a pending pairing request expires after this long (nil: never).
+    var pairingTTLMs: Int? = nil
 
     static func == (a: SimulatorOptions, b: SimulatorOptions) -> Bool {
         a.host == b.host && a.port == b.port && a.protocolVersion == b.protocolVersion && a.token == b.token
@@ -84,6 +104,9 @@ struct SimulatorOptions: Sendable, Equatable {
             && a.maxBufferedBytes == b.maxBufferedBytes && a.script == b.script
             && a.writeRateLimit == b.writeRateLimit && a.writeRateWindowMs == b.writeRateWindowMs
             && a.attachmentMaxBytes == b.attachmentMaxBytes && a.attachmentMaxImageBytes == b.attachmentMaxImageBytes
+            && a.startSuspended == b.startSuspended && a.suspendReason == b.suspendReason && a.suspendMs == b.suspendMs
+            && a.pingMs == b.pingMs && a.pongTimeoutMs == b.pongTimeoutMs && a.operatorAccessFile == b.operatorAccessFile
+            && a.pairingWaitAnyClient == b.pairingWaitAnyClient && a.pairingTTLMs == b.pairingTTLMs
     }
 
     /// The handshake timer of the real server: 15 s in v4, 10 s in v3, unless overridden.
@@ -113,6 +136,16 @@ struct SimulatorOptions: Sendable, Equatable {
 
     var startingConnects: Int {
         for case .starting(let n) in faults { return n }
+        return 0
+    }
+
+    var restartingRequests: Int {
+        for case .restarting(let n) in faults { return n }
+        return 0
+    }
+
+    var closed1013Connects: Int {
+        for case .close1013(let n) in faults { return n }
         return 0
     }
 }
@@ -149,11 +182,30 @@ extension SimulatorOptions {
                                    retry {attempt, maxAttempts N+1, reason rate_limit}; v4), then echoes
           --delta-ms MS            pause between streamed deltas (default 5)
           --restart-ms MS          shutdown.restartExpectedMs on SIGTERM/SIGINT (default null)
+          --suspended              start suspended: connects are answered UNAVAILABLE (retryable,
+                                   retryAfterMs 1000, details {reason, phase}) and closed 1013,
+                                   requests but health are refused UNAVAILABLE, until SIGUSR2
+          --suspend-reason REASON  details.reason while suspended: gateway-suspending (default),
+                                   gateway-restarting or startup-sidecars
+          --suspend-ms MS          a suspension (--suspended, SIGUSR1) ends by itself after MS
+          --ping-ms MS             keepalive: ping each client MS after its last pong (or hello-ok);
+                                   the log gets {"dir":"ping","conn":N} when a ping is written and
+                                   {"dir":"pong","conn":N} when a pong arrives
+          --pong-timeout-ms MS     drop a client (no close frame) whose pong has not come MS after
+                                   its ping was written, logged {"dir":"dropped","conn":N,...}
+                                   (default 25000)
+          --operator-access-file PATH  an access policy: operators are let in only while PATH exists;
+                                   otherwise FORBIDDEN details.code OPERATOR_ACCESS_DENIED, close 1008
+          --pairing-wait-any-client  honour caps device-pairing-wait for every client id (default:
+                                   the Control UI's only, openclaw-control-ui, as the gateway does)
+          --pairing-ttl-ms MS      pending pairing requests expire after MS (decision expired)
           --handshake-timeout-ms MS  close sockets that do not connect in time (default 15000, v3 10000)
           --max-buffered-bytes B   policy.maxBufferedBytes and slow-consumer limit (default 52428800)
           --fault KIND             drop-after:N | garbage | bad-json | stop-ticks | oversize |
-                                   fragment | ping | binary | starting:N | seq-gap:N
-                                   (repeatable)
+                                   fragment | ping | binary | starting:N | seq-gap:N |
+                                   restarting:N (the first N requests but health refused
+                                   UNAVAILABLE gateway-restarting) | close-1013:N (the first N
+                                   connections closed 1013 right after the upgrade) (repeatable)
           --blast N                after hello-ok, send N pre-encoded chat delta events at full speed
           --blast-bytes B          approximate size of each blast event (default 200)
           --history-fixture N:BYTES  preload N messages of BYTES characters into session main
@@ -209,6 +261,16 @@ extension SimulatorOptions {
         Stop commands: a chat.send whose message is /stop (or stop, abort, esc, exit, interrupt,
         halt, "please stop"…; not "cancel") starts no run; it aborts the session's active runs
         (same raw sessionKey) and answers {ok:true, aborted, runIds}.
+
+        Suspension and restart: SIGUSR1 suspends the gateway (see --suspended), SIGUSR2 resumes it.
+        Connected clients stay connected; their requests are refused until the gateway resumes.
+
+        Pairing wait (v4): a device that must be paired and lists device-pairing-wait in caps gets
+        NOT_PAIRED with details.waitForResolution true and its socket stays open; a request on it
+        closes it 1008. device.pair.approve / device.pair.reject {requestId} (operator.pairing)
+        decide: the waiters get device.pair.resolved {requestId, deviceId, decision, ts}, then close
+        1000; after approved the device connects as paired. A new request of the same device for
+        other scopes supersedes the old one (decision superseded); --pairing-ttl-ms expires them.
 
         Slow consumers: each connection has an outbound queue drained by its own writer; when the
         unsent bytes exceed maxBufferedBytes the queue is dropped and the socket closed with
@@ -280,6 +342,19 @@ extension SimulatorOptions {
                 options.attachmentMaxBytes = try integer(flag, value(flag, inline: inline), min: 1)
             case "--attachment-max-image-bytes":
                 options.attachmentMaxImageBytes = try integer(flag, value(flag, inline: inline), min: 1)
+            case "--suspended": options.startSuspended = true
+            case "--suspend-reason":
+                let reason = try value(flag, inline: inline)
+                guard ["gateway-suspending", "gateway-restarting", "startup-sidecars"].contains(reason) else {
+                    throw UsageError("--suspend-reason: expected gateway-suspending, gateway-restarting or startup-sidecars, got '\(reason)'")
+                }
+                options.suspendReason = reason
+            case "--suspend-ms": options.suspendMs = try integer(flag, value(flag, inline: inline), min: 1)
+            case "--ping-ms": options.pingMs = try integer(flag, value(flag, inline: inline), min: 1)
+            case "--pong-timeout-ms": options.pongTimeoutMs = try integer(flag, value(flag, inline: inline), min: 1)
+            case "--operator-access-file": options.operatorAccessFile = try value(flag, inline: inline)
+            case "--pairing-wait-any-client": options.pairingWaitAnyClient = true
+            case "--pairing-ttl-ms": options.pairingTTLMs = try integer(flag, value(flag, inline: inline), min: 1)
             case "--fault": options.faults.append(try parseFault(value(flag, inline: inline)))
             case "--blast": options.blastCount = try integer(flag, value(flag, inline: inline))
             case "--blast-bytes": options.blastBytes = try integer(flag, value(flag, inline: inline), min: 1, max: 16 * 1024 * 1024)
@@ -330,7 +405,9 @@ extension SimulatorOptions {
             if text.hasPrefix("drop-after:"), let n = Int(text.dropFirst(11)), n >= 0 { return .dropAfter(n) }
             if text.hasPrefix("starting:"), let n = Int(text.dropFirst(9)), n >= 0 { return .starting(n) }
             if text.hasPrefix("seq-gap:"), let n = Int(text.dropFirst(8)), n >= 1 { return .seqGap(n) }
-            throw UsageError("--fault: unknown fault '\(text)' (drop-after:N, garbage, bad-json, stop-ticks, oversize, fragment, ping, binary, starting:N, seq-gap:N)")
+            if text.hasPrefix("restarting:"), let n = Int(text.dropFirst(11)), n >= 0 { return .restarting(n) }
+            if text.hasPrefix("close-1013:"), let n = Int(text.dropFirst(11)), n >= 0 { return .close1013(n) }
+            throw UsageError("--fault: unknown fault '\(text)' (drop-after:N, garbage, bad-json, stop-ticks, oversize, fragment, ping, binary, starting:N, seq-gap:N, restarting:N, close-1013:N)")
         }
     }
 }

@@ -35,6 +35,16 @@ for source in stopSignals {
     source.resume()
 }
 
+// SIGUSR1 suspends the gateway, SIGUSR2 resumes it (see --suspended).
+signal(SIGUSR1, SIG_IGN)
+signal(SIGUSR2, SIG_IGN)
+let suspensionSignals = [(SIGUSR1, true), (SIGUSR2, false)].map { signalNumber, suspends in
+    let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: signalQueue)
+    source.setEventHandler { suspends ? server.gateway.admission.suspend() : server.gateway.admission.resume() }
+    source.resume()
+    return source
+}
+
 server.start()
 // The first stdout line, written and flushed in one call: tests wait for it.
 FileHandle.standardOutput.write(Data("listening on \(server.url)\n".utf8))

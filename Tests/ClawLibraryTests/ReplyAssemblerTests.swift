@@ -87,6 +87,20 @@ private func run(_ payloads: [JSONValue], into assembler: inout ReplyAssembler) 
         #expect(piped == "Hi\n")
     }
 
+    /// October 2026: the run may wait for state admission; more phases may come. Each is progress.
+    @Test func newAndUnknownPhasesAreProgressNeverAnEnd() {
+        var assembler = ReplyAssembler()
+        let phases = ["waiting_for_state", "state_contention", "a_phase_from_next_year"]
+        let updates = phases.enumerated().map { index, phase in
+            assembler.apply(chat: Chat.payload("status", seq: index + 1, [("phase", .string(phase))]))
+        }
+        #expect(updates.map { $0.progress } == ["waiting for the session's state…", "waiting: the session's state is busy…",
+                                             "a phase from next year…"])
+        #expect(updates.allSatisfy { $0.end == nil && $0.text.isEmpty })
+        #expect(assembler.end == nil)
+        #expect(assembler.apply(chat: Chat.final(4, "done")).end?.state == .final)
+    }
+
     @Test func aProviderRetryIsShownOnTheStatusLine() {
         var assembler = ReplyAssembler()
         let retry: JSONValue = ["attempt": 2, "maxAttempts": 3, "reason": "rate_limit"]

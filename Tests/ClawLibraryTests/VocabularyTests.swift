@@ -26,6 +26,18 @@ import Testing
         #expect(header.runSeq == payload?[ChatField.seq]?.int64Value)
     }
 
+    /// A suspending, restarting or starting gateway is waited out (1 s unless it says), as is any
+    /// retryable `UNAVAILABLE`; other errors are not.
+    @Test func anUnavailableWorthWaitingOutNamesItsDelay() {
+        #expect(ErrorShape(code: "UNAVAILABLE", message: "m", details: ["reason": "gateway-suspending"]).waitBeforeRetryMs == 1000)
+        #expect(ErrorShape(code: "UNAVAILABLE", message: "m", details: ["reason": "gateway-restarting"], retryAfterMs: 2500).waitBeforeRetryMs == 2500)
+        #expect(ErrorShape(code: "UNAVAILABLE", message: "m", details: ["reason": "startup-sidecars"], retryable: true, retryAfterMs: 500).waitBeforeRetryMs == 500)
+        #expect(ErrorShape(code: "UNAVAILABLE", message: "queue full", retryable: true).waitBeforeRetryMs == 1000)
+        #expect(ErrorShape(code: "UNAVAILABLE", message: "handler crashed").waitBeforeRetryMs == nil)
+        #expect(ErrorShape(code: "UNAVAILABLE", message: "m", details: ["reason": "nested-gateway-request"]).waitBeforeRetryMs == nil)
+        #expect(ErrorShape(code: "INVALID_REQUEST", message: "m", retryable: true, retryAfterMs: 10).waitBeforeRetryMs == nil)
+    }
+
     @Test func errorShapeRoundTrips() throws {
         let shapes = [
             ErrorShape(code: "UNAVAILABLE", message: "gateway starting", details: ["reason": "startup-sidecars"],

@@ -106,7 +106,7 @@ enum DocsTestSupport {
 
     static let globalFlags: Set<String> = [
         "-u", "--url", "-t", "--token", "--token-file", "--password", "-s", "--session", "--timeout",
-        "--connect-timeout", "-o", "--output", "--raw", "--trace", "--strict", "-q", "--quiet", "--state-dir", "--config",
+        "--connect-timeout", "--retry-connrefused", "--wait-for-pairing", "-o", "--output", "--raw", "--trace", "--strict", "-q", "--quiet", "--state-dir", "--config",
         "--profile", "--dev", "--log-level", "--no-color", "--container", "--no-device", "--scope", "--tls-fingerprint",
         "--cacert", "-h", "--help", "-V", "--version",
     ]

@@ -41,6 +41,9 @@ import ClawSession
         (.rateLimited(retryAfterMs: nil), "too many failed authentication attempts"),
         (.scopeMismatch, "the device token does not cover the requested scopes: re-pair the device or request fewer --scope"),
         (.refused(message: "unauthorized: nope"), "authentication failed: unauthorized: nope"),
+        (.accessDenied(message: "Gateway access is no longer active; ask a Gateway administrator to restore it."),
+         "access denied: the gateway accepted this device's credentials, but its access policy grants it nothing; "
+            + "a gateway administrator must grant access (stored credentials are kept)"),
     ]
 
     @Test(arguments: auth)
@@ -48,6 +51,15 @@ import ClawSession
         let failure = FailureMessages.failure(for: GatewayError.authenticationFailed(reason, nil))
         #expect(failure.message == sentence)
         #expect(failure.status == .authentication)
+    }
+
+    /// An operator the access policy grants nothing is reported as someone having to act, but `watch`
+    /// keeps asking: access granted later applies without anyone acting here.
+    @Test func accessDeniedIsExit4ButWorthAskingAgain() {
+        let denied = GatewayError.authenticationFailed(.accessDenied(message: "no"), nil)
+        #expect(FailureMessages.failure(for: denied).status == .authentication)
+        #expect(denied.isRetryable)
+        #expect(!GatewayError.authenticationFailed(.pairingRequired(requestId: "r", reason: nil), nil).isRetryable)
     }
 
     @Test func transportAndTimeoutReasons() {

@@ -8,7 +8,8 @@ import ClawSystem
         let options = try ArgumentParser.parse([
             "-u", "ws://h:1", "--token-file", "-", "-s", "work", "--timeout", "2.5", "--connect-timeout", "3",
             "-o", "text", "--raw", "--trace", "-q", "--state-dir", "/s", "--config", "/c", "--no-device",
-            "--scope", "a", "--scope", "b", "--tls-fingerprint", "AB", "--cacert", "/ca", "--profile", "work", "--dev", "history",
+            "--scope", "a", "--scope", "b", "--tls-fingerprint", "AB", "--cacert", "/ca", "--profile", "work", "--dev",
+            "--retry-connrefused", "--wait-for-pairing", "history",
         ]).options.global
         var expected = GlobalOptions()
         expected.url = "ws://h:1"
@@ -28,6 +29,8 @@ import ClawSystem
         expected.caBundle = "/ca"
         expected.profile = "work"
         expected.dev = true
+        expected.retryConnectionRefused = true
+        expected.waitForPairing = true
         #expect(options == expected)
     }
 

@@ -24,6 +24,9 @@ enum HandshakeOutcome {
     case accepted(AcceptedClient, requestId: String)
     /// Send `response` (if any) first, then close with `closeCode`/`closeReason`.
     case rejected(response: [UInt8]?, closeCode: UInt16, closeReason: String)
+    /// Send `response` (pairing required, `waitForResolution`) and keep the socket open until the
+    /// decision on `requestId` (`device-pairing-wait`).
+    case awaitingPairing(response: [UInt8], requestId: String)
 }
 
 /// Decides the handshake exactly as the real server's connect pipeline does (docs/protocol.md §3):
@@ -40,6 +43,10 @@ struct HandshakeProcessor {
     var isStarting: () -> Bool = { false }
     /// Receives `device.pair.requested` / `device.pair.resolved` events for `operator.pairing` holders.
     var pairingEvent: (_ name: String, _ payload: JSONValue) -> Void = { _, _ in }
+    /// Told of every new pairing request and the one it replaced (expiry, superseded waiters).
+    var pairingRequested: (_ request: DeviceRegistry.PendingRequest, _ superseded: DeviceRegistry.PendingRequest?) -> Void = { _, _ in }
+    /// Suspension and the access policy (`Admission`).
+    var admission: Admission? = nil
 
     private var version: Int { options.protocolVersion }
 
@@ -70,6 +77,10 @@ struct HandshakeProcessor {
             let error = ErrorShape(code: "UNAVAILABLE", message: "gateway starting; retry shortly",
                                    details: ["reason": "startup-sidecars"], retryable: true, retryAfterMs: 500)
             return .rejected(response: FrameEncoder.failure(id: id, error: error), closeCode: 1013, closeReason: "gateway starting")
+        }
+        // A suspended gateway (or one draining for a restart) refuses the connect the same way.
+        if let refusal = admission?.connectRefusal() {
+            return .rejected(response: FrameEncoder.failure(id: id, error: refusal.error), closeCode: 1013, closeReason: refusal.closeReason)
         }
 
         // Protocol negotiation.
@@ -148,10 +159,20 @@ struct HandshakeProcessor {
         }
         if !authOk { return unauthorized(failureReason ?? "unauthorized") }
 
-        // Pairing.
+        // Pairing; a client that may wait for the decision on the open socket (`device-pairing-wait`:
+        // the Control UI's, or any with --pairing-wait-any-client) is kept open for it.
+        let caps = (params["caps"]?.arrayValue ?? []).compactMap(\.stringValue)
+        let waitsForDecision = version >= 4 && caps.contains(ConnectRequest.pairingWaitCapability)
+            && (clientId == "openclaw-control-ui" || options.pairingWaitAnyClient)
         if let deviceId, let devicePublicKey,
-           let refusal = pair(id, deviceId: deviceId, publicKey: devicePublicKey, role: role, scopes: scopes, client: client) {
+           let refusal = pair(id, deviceId: deviceId, publicKey: devicePublicKey, role: role, scopes: scopes, client: client,
+                              waitsForDecision: waitsForDecision) {
             return refusal
+        }
+        // The operator access policy decides after authentication and pairing.
+        if let denied = admission?.operatorAccessRefusal(role: role) {
+            return .rejected(response: FrameEncoder.failure(id: id, error: denied), closeCode: 1008,
+                             closeReason: AuthFailureMessages.truncatedCloseReason(denied.message))
         }
         let issued = deviceId.map { registry.ensureToken(deviceId: $0, role: role) }
         let accepted = AcceptedClient(
@@ -182,7 +203,7 @@ struct HandshakeProcessor {
     /// Looks the device up; approves it silently when local or pre-approved, otherwise returns the
     /// pairing-required refusal (§3.5). `nil` means the device may connect.
     private func pair(_ id: String, deviceId: String, publicKey: String, role: String, scopes: [String],
-                      client: JSONObject) -> HandshakeOutcome? {
+                      client: JSONObject, waitsForDecision: Bool) -> HandshakeOutcome? {
         let reason: String
         if let record = registry.pairedDevice(deviceId), record.publicKey == publicKey {
             if !record.roles.contains(role) {
@@ -195,7 +216,9 @@ struct HandshakeProcessor {
         } else {
             reason = "not-paired"
         }
-        let requestId = registry.pairingRequest(for: deviceId)
+        let (pending, created, superseded) = registry.pairingRequest(deviceId: deviceId, publicKey: publicKey, role: role, scopes: scopes)
+        let requestId = pending.requestId
+        if created { pairingRequested(pending, superseded) }
         if isLocal || registry.isPreApproved(deviceId) {
             registry.approve(deviceId: deviceId, publicKey: publicKey, role: role, scopes: scopes)
             pairingEvent("device.pair.resolved", ["requestId": .string(requestId), "deviceId": .string(deviceId),
@@ -212,7 +235,12 @@ struct HandshakeProcessor {
         request["silent"] = false
         request["ts"] = JSONValue(WallClock.milliseconds())
         pairingEvent("device.pair.requested", .object(request))
-        return pairingRequired(id, reason: reason, deviceId: deviceId, role: role, scopes: scopes)
+        let refusal = pairingRequired(id, requestId: requestId, reason: reason, deviceId: deviceId, role: role, scopes: scopes,
+                                      waitsForDecision: waitsForDecision)
+        if waitsForDecision, case .rejected(let response?, _, _) = refusal {
+            return .awaitingPairing(response: response, requestId: requestId)
+        }
+        return refusal
     }
 
     private func nonEmpty(_ text: String?) -> String? {
@@ -246,20 +274,23 @@ struct HandshakeProcessor {
         return reject(id, .invalidRequest(message, details: details))
     }
 
-    private func pairingRequired(_ id: String, reason: String, deviceId: String, role: String, scopes: [String]) -> HandshakeOutcome {
-        let requestId = registry.pairingRequest(for: deviceId)
+    private func pairingRequired(_ id: String, requestId: String, reason: String, deviceId: String, role: String, scopes: [String],
+                                 waitsForDecision: Bool) -> HandshakeOutcome {
         if version == 3 {
             let error = ErrorShape(code: "NOT_PAIRED", message: "pairing required",
                                    details: ["code": "PAIRING_REQUIRED", "requestId": .string(requestId), "reason": .string(reason)])
             return .rejected(response: FrameEncoder.failure(id: id, error: error), closeCode: 1008, closeReason: "pairing required")
         }
         let message = "pairing required: device is not approved yet"
-        let details: JSONValue = [
+        var details: JSONObject = [
             "code": "PAIRING_REQUIRED", "reason": .string(reason), "requestId": .string(requestId),
             "remediationHint": "Approve this device from the pending pairing requests.",
-            "deviceId": .string(deviceId), "requestedRole": .string(role), "requestedScopes": JSONValue(scopes),
         ]
-        return .rejected(response: FrameEncoder.failure(id: id, error: ErrorShape(code: "NOT_PAIRED", message: message, details: details)),
+        if waitsForDecision { details["waitForResolution"] = true }
+        details["deviceId"] = .string(deviceId)
+        details["requestedRole"] = .string(role)
+        details["requestedScopes"] = JSONValue(scopes)
+        return .rejected(response: FrameEncoder.failure(id: id, error: ErrorShape(code: "NOT_PAIRED", message: message, details: .object(details))),
                          closeCode: 1008,
                          closeReason: AuthFailureMessages.truncatedCloseReason("\(message) (requestId: \(requestId))"))
     }

@@ -96,6 +96,8 @@ enum GatewaySchemas {
     ], required: ["message", "idempotencyKey"])
 
     static let health = ObjectSchema([("probe", .boolean)], required: [])
+    /// `device.pair.approve` and `device.pair.reject`.
+    static let devicePairDecision = ObjectSchema([("requestId", .nonEmptyString)], required: ["requestId"])
 
     /// `sessions.messages.subscribe` (closed: `sessionKey` is not a member; `includeApprovals` only `true`).
     static let sessionsMessagesSubscribe = ObjectSchema(

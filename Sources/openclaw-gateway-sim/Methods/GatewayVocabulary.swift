@@ -36,6 +36,7 @@ enum GatewayVocabulary {
         let base = [
             GatewayMethod.health, GatewayMethod.chatHistory, GatewayMethod.chatSend, GatewayMethod.chatAbort,
             GatewayMethod.chatInject, GatewayMethod.sessionsList, GatewayMethod.agent, GatewayMethod.systemPresence,
+            GatewayMethod.devicePairApprove, GatewayMethod.devicePairReject,
         ]
         return version >= 4 ? base + subscriptionMethods : base
     }

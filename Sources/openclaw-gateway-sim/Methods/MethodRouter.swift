@@ -40,8 +40,14 @@ struct MethodRouter {
                 return Reply(frame: FrameEncoder.failure(id: id, error: missingScope(required)))
             }
         }
+        // Suspended or draining for a restart: refused before the method runs (health still answers).
+        if let refusal = gateway.admission.requestRefusal(method: method) {
+            return Reply(frame: FrameEncoder.failure(id: id, error: refusal))
+        }
         switch method {
         case GatewayMethod.health: return Reply(frame: health(id, params))
+        case GatewayMethod.devicePairApprove: return Reply(frame: devicePairDecision(id, params, approve: true))
+        case GatewayMethod.devicePairReject: return Reply(frame: devicePairDecision(id, params, approve: false))
         case GatewayMethod.chatHistory: return Reply(frame: chatHistory(id, params))
         case GatewayMethod.chatSend: return chatSend(id, params)
         case GatewayMethod.chatAbort: return Reply(frame: chatAbort(id, params))
@@ -68,6 +74,25 @@ struct MethodRouter {
     func invalidParams(_ id: String, _ method: String, _ schema: ObjectSchema, _ params: JSONValue) -> [UInt8]? {
         guard let problem = schema.violation(of: params, at: "") else { return nil }
         return FrameEncoder.failure(id: id, error: .invalidRequest("invalid \(method) params: \(problem)"))
+    }
+
+    /// `device.pair.approve` / `device.pair.reject {requestId}`: the decision goes to the pairing-scope
+    /// holders and to the connects waiting for it; the answer as the gateway's (`{requestId, device}`,
+    /// `{requestId, deviceId}`).
+    private func devicePairDecision(_ id: String, _ params: JSONValue, approve: Bool) -> [UInt8] {
+        let method = approve ? GatewayMethod.devicePairApprove : GatewayMethod.devicePairReject
+        if let bad = invalidParams(id, method, GatewaySchemas.devicePairDecision, params) { return bad }
+        let requestId = params["requestId"]?.stringValue ?? ""
+        guard let request = gateway.decidePairing(requestId: requestId, approve: approve) else {
+            return FrameEncoder.failure(id: id, error: .invalidRequest("unknown requestId"))
+        }
+        if !approve {
+            return FrameEncoder.success(id: id, payload: ["requestId": .string(request.requestId), "deviceId": .string(request.deviceId)])
+        }
+        let device: JSONValue = ["deviceId": .string(request.deviceId), "publicKey": .string(request.publicKey),
+                                 "role": .string(request.role), "roles": JSONValue([request.role]),
+                                 "scopes": JSONValue(request.scopes), "approvedAtMs": JSONValue(WallClock.milliseconds())]
+        return FrameEncoder.success(id: id, payload: ["requestId": .string(request.requestId), "device": device])
     }
 
     private func health(_ id: String, _ params: JSONValue) -> [UInt8] {

@@ -19,10 +19,19 @@ final class DeviceRegistry: @unchecked Sendable {
 
     enum TokenCheck: Equatable { case ok, mismatch, scopeMismatch }
 
+    /// A device's open pairing request: what it asked for, to approve it by id later.
+    struct PendingRequest: Equatable {
+        var requestId: String
+        var deviceId: String
+        var publicKey: String
+        var role: String
+        var scopes: [String]
+    }
+
     private let lock = NSLock()
     private var paired: [String: PairedDevice] = [:]
     private var tokens: [String: IssuedToken] = [:]  // key: deviceId + "|" + role
-    private var pending: [String: String] = [:]  // deviceId -> requestId
+    private var pending: [String: PendingRequest] = [:]  // deviceId -> its one open request
     private let preApproved: Set<String>
 
     init(preApproved: [String]) { self.preApproved = Set(preApproved) }
@@ -43,13 +52,26 @@ final class DeviceRegistry: @unchecked Sendable {
         }
     }
 
-    /// The id of the (one) open pairing request of a device, created on first need.
-    func pairingRequest(for deviceId: String) -> String {
+    /// The (one) open pairing request of a device, created on first need. A request for another role
+    /// or other scopes replaces the open one, which is returned as `superseded`; `created` says whether
+    /// the request is new.
+    func pairingRequest(deviceId: String, publicKey: String, role: String, scopes: [String])
+        -> (request: PendingRequest, created: Bool, superseded: PendingRequest?) {
         lock.withLock {
-            if let existing = pending[deviceId] { return existing }
-            let id = SecureRandom.uuid()
-            pending[deviceId] = id
-            return id
+            let existing = pending[deviceId]
+            if let existing, existing.role == role, Set(existing.scopes) == Set(scopes) { return (existing, false, nil) }
+            let request = PendingRequest(requestId: SecureRandom.uuid(), deviceId: deviceId, publicKey: publicKey, role: role, scopes: scopes)
+            pending[deviceId] = request
+            return (request, true, existing)
+        }
+    }
+
+    /// Takes the open request with this id off the list (approved, rejected, expired); nil when there is none.
+    func takePending(requestId: String) -> PendingRequest? {
+        lock.withLock {
+            guard let request = pending.values.first(where: { $0.requestId == requestId }) else { return nil }
+            pending[request.deviceId] = nil
+            return request
         }
     }
 

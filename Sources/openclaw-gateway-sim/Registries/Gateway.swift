@@ -13,6 +13,10 @@ final class Gateway: @unchecked Sendable {
     /// `--write-rate-limit`; nil when off.
     let writeLimiter: WriteRateLimiter?
     let hub: EventHub
+    /// Suspension, the restart and 1013 faults, the operator access policy.
+    let admission: Admission
+    /// Connects kept open for a pairing decision (`device-pairing-wait`).
+    let pairingWaiters = PairingWaiters()
     let startedAtMs = WallClock.milliseconds()
     let hostName: String
     /// The gateway's own presence entry's `instanceId`, new with every start (as the official gateway's).
@@ -33,6 +37,7 @@ final class Gateway: @unchecked Sendable {
         writeLimiter = options.writeRateLimit.map { WriteRateLimiter(limit: $0, windowMs: options.writeRateWindowMs) }
         hostName = ProcessInfo.processInfo.hostName
         startingConnectsLeft = options.startingConnects
+        admission = Admission(options: options)
         if let fixture = options.historyFixture { history.loadFixture(count: fixture.count, bytes: fixture.bytes) }
     }
 

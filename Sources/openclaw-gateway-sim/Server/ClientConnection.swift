@@ -6,7 +6,7 @@ import ClawTransport
 
 /// One client socket: a reader thread (upgrade, handshake, requests) and a writer thread that
 /// drains the outbound queue and applies the fault knobs to what it sends.
-final class ClientConnection: EventSink, @unchecked Sendable {
+final class ClientConnection: EventSink, PairingWaiter, @unchecked Sendable {
     let number: Int
     private let gateway: Gateway
     private let server: GatewayServer
@@ -21,6 +21,8 @@ final class ClientConnection: EventSink, @unchecked Sendable {
     private var eventsNumbered = 0
     private var framesSent = 0
     private let writerDone = DispatchSemaphore(value: 0)
+    /// `--ping-ms`: this connection's keepalive, once connected.
+    private var keepAlive: KeepAlive? = nil
 
     private var options: SimulatorOptions { gateway.options }
 
@@ -70,6 +72,12 @@ final class ClientConnection: EventSink, @unchecked Sendable {
 
     func enqueuePing() { queue.push(.ping) }
 
+    /// The decision on the pairing request this connection waits for: the event, then close 1000.
+    func pairingResolved(_ event: [UInt8]) {
+        queue.push(.message(event))
+        queue.push(.close(code: 1000, reason: "pairing resolved"))
+    }
+
     /// Shutdown: the event is already queued; close 1012 after it.
     func closeForRestart() { queue.push(.close(code: 1012, reason: "service restart")) }
 
@@ -101,6 +109,17 @@ final class ClientConnection: EventSink, @unchecked Sendable {
         let writer = Thread { [self] in runWriter(socket) }
         writer.name = "conn-\(number)-writer"
         writer.start()
+        if gateway.admission.takeClose1013() {  // `close-1013:N`: gone before the first frame
+            queue.push(.close(code: 1013, reason: "gateway suspended"))
+            drainUntilClosed(socket)
+            return
+        }
+        let log = server.log, number = self.number
+        socket.onPong = { [weak self] _ in
+            log?.recordKeepAlive("pong", connection: number)
+            guard let self else { return }
+            stateLock.withLock { keepAlive }?.pongReceived()
+        }
 
         let nonce = SecureRandom.uuid()
         queue.push(.message(FrameEncoder.event("connect.challenge",
@@ -125,11 +144,19 @@ final class ClientConnection: EventSink, @unchecked Sendable {
         let hub = gateway.hub, gateway = self.gateway
         processor.isStarting = { gateway.takeStartingRejection() }
         processor.pairingEvent = { name, payload in hub.broadcast(name, payload: payload, requiredScope: "operator.pairing") }
+        processor.pairingRequested = { gateway.pairingRequested($0, superseded: $1) }
+        processor.admission = gateway.admission
         switch processor.process(first.bytes) {
         case .rejected(let response, let code, let reason):
             if let response { queue.push(.message(response)) }
             queue.push(.close(code: code, reason: reason))
             drainUntilClosed(socket)
+            return
+        case .awaitingPairing(let response, let requestId):
+            gateway.pairingWaiters.add(self, requestId: requestId)  // before the answer: a decision may follow it at once
+            queue.push(.message(response))
+            awaitPairingDecision(socket)
+            gateway.pairingWaiters.remove(self)
             return
         case .accepted(let client, let requestId):
             stateLock.withLock { accepted = client }
@@ -141,7 +168,17 @@ final class ClientConnection: EventSink, @unchecked Sendable {
                 enqueueFaultsAfterHello(reserveGlobalSeq: reserveGlobalSeq)
             }
             if tracked { gateway.broadcastPresence() }
+            if let pingMs = options.pingMs {
+                let keepAlive = KeepAlive(pingMs: pingMs, pongTimeoutMs: options.pongTimeoutMs)
+                stateLock.withLock { self.keepAlive = keepAlive }
+                let queue = self.queue
+                keepAlive.start(name: "conn-\(number)-keepalive", sendPing: { queue.push(.keepAlivePing) }, drop: { timeoutMs in
+                    log?.recordKeepAlive("dropped", connection: number, reason: "no pong within \(timeoutMs) ms")
+                    socket.stream.close()
+                })
+            }
             serve(socket, client: client)
+            stateLock.withLock { keepAlive }?.stop()
             gateway.hub.remove(self)
             gateway.subscriptions.remove(connId: client.connId)
             if gateway.removePresence(connId: client.connId) { gateway.broadcastPresence() }
@@ -193,6 +230,23 @@ final class ClientConnection: EventSink, @unchecked Sendable {
         }
     }
 
+    /// Kept open for a pairing decision: the client sends nothing meanwhile; anything it sends ends the
+    /// wait (close 1008, as the gateway does). Returns once the connection has ended.
+    private func awaitPairingDecision(_ socket: WebSocketConnection) {
+        while true {
+            do {
+                guard let message = try socket.receive(deadline: .never) else { continue }
+                server.log?.record(direction: "in", connection: number, frame: message.bytes)
+                queue.push(.close(code: 1008, reason: "pairing pending"))
+                drainUntilClosed(socket)
+                return
+            } catch {
+                queue.push(.drop)
+                return
+            }
+        }
+    }
+
     /// After a rejected handshake: keep reading so the peer's close frame is seen, until the writer closes.
     private func drainUntilClosed(_ socket: WebSocketConnection) {
         while true {
@@ -239,6 +293,10 @@ final class ClientConnection: EventSink, @unchecked Sendable {
                     try socket.sendRaw(bytes, deadline: deadline())
                 case .ping:
                     try socket.ping(Array("sim".utf8), deadline: deadline())
+                case .keepAlivePing:
+                    try socket.ping([], deadline: deadline())
+                    server.log?.recordKeepAlive("ping", connection: number)
+                    stateLock.withLock { keepAlive }?.pingWasWritten()
                 case .blast(let count, let firstSeq):
                     try sendBlast(count: count, firstSeq: firstSeq, on: socket)
                 case .close(let code, let reason):

@@ -35,6 +35,18 @@ final class FrameLog: @unchecked Sendable {
         }
     }
 
+    /// A keepalive line: `{"dir":"ping","conn":N}` (a ping written), `{"dir":"pong","conn":N}` (a pong
+    /// received), `{"dir":"dropped","conn":N,"reason":…}` (no pong in time).
+    func recordKeepAlive(_ direction: String, connection: Int, reason: String? = nil) {
+        var line = #"{"dir":"\#(direction)","conn":\#(connection)"#
+        if let reason { line += #","reason":"\#(reason)""# }
+        line += "}\n"
+        lock.withLock {
+            fputs(line, file)
+            fflush(file)
+        }
+    }
+
     /// The `--blast` summary: one line, with a `blast` member where other lines have `frame`.
     func recordBlast(connection: Int, count: Int, firstSeq: Int, bytes: Int) {
         let line = #"{"dir":"out","conn":\#(connection),"blast":{"count":\#(count),"firstSeq":\#(firstSeq),"bytes":\#(bytes)}}"# + "\n"

@@ -11,6 +11,8 @@ enum OutboundItem {
     /// `count` pre-encoded chat deltas whose outer `seq` starts at `firstSeq`.
     case blast(count: Int, firstSeq: Int)
     case ping
+    /// The keepalive's ping (`--ping-ms`): its pong deadline starts once it is written.
+    case keepAlivePing
     /// Sends a close frame and ends the connection.
     case close(code: UInt16, reason: String)
     /// Drops the TCP connection without a close frame.

@@ -63,6 +63,11 @@ enum FailureMessages {
             return "\(error)"
         case .deviceIdentityRequired:
             return "the gateway requires a device identity: drop --no-device"
+        case .accessDenied:
+            return "access denied: the gateway accepted this device's credentials, but its access policy grants it nothing; "
+                + "a gateway administrator must grant access (stored credentials are kept)"
+        case .pairingPending(let pending):
+            return sentence(for: .pairingRequired(requestId: pending.requestId, reason: pending.reason))
         case .pairingRequired(let requestId, let why):
             let approve = requestId.map { "; approve it on the gateway host with: openclaw devices approve \($0)" }
                 ?? "; approve it on the gateway host with: openclaw devices list, then openclaw devices approve REQUEST_ID"

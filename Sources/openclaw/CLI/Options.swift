@@ -13,6 +13,10 @@ struct GlobalOptions: Equatable, Sendable {
     var session: String?
     var timeout: Double?
     var connectTimeout: Double?
+    /// `--retry-connrefused`: a gateway not listening yet is asked again within `--timeout`.
+    var retryConnectionRefused = false
+    /// `--wait-for-pairing`: an unpaired device waits for the decision within `--timeout`.
+    var waitForPairing = false
     var output: OutputFormat = .ndjson
     var raw = false
     var trace = false

@@ -58,27 +58,34 @@ struct CommandContext {
         return try connect(options)
     }
 
-    /// A handshake with already-resolved options (watch reconnects with the same ones). A gateway
-    /// that is still starting (`UNAVAILABLE`, retryable, `retryAfterMs`) is asked again after the
-    /// time it names, as long as that fits in `--connect-timeout`; a signal ends the wait.
-    func connect(_ options: SessionOptions, deadline: Deadline? = nil) throws -> GatewaySession {
-        if let route = options.sshRoute { return try sshTunnels.connect(options, route: route, deadline: deadline, context: self) }
-        let connectDeadline = min(deadline ?? self.deadline, .after(seconds: options.connectTimeout))
+    /// A handshake with already-resolved options (watch reconnects with the same ones), each try
+    /// bounded by `--connect-timeout`. A gateway that is suspended, restarting or starting is asked
+    /// again after the delay it names as long as `deadline` (default: the command's) allows, with one
+    /// note per wait unless `quietly`; `--retry-connrefused` and `--wait-for-pairing` add their waits
+    /// (`ConnectWaits`). `watch` passes `waitsWhileUnavailable: false`: it paces its own reconnects.
+    /// A signal ends every wait. The session keeps answering the gateway's pings while stdout is blocked.
+    func connect(_ options: SessionOptions, deadline: Deadline? = nil, waitsWhileUnavailable: Bool = true,
+                 quietly: Bool = false) throws -> GatewaySession {
+        if let route = options.sshRoute {
+            return try sshTunnels.connect(options, route: route, deadline: deadline, waitsWhileUnavailable: waitsWhileUnavailable,
+                                          quietly: quietly, context: self)
+        }
+        let deadline = deadline ?? self.deadline
+        // As the official CLI names a target: no `/` after the port for a bare path.
+        let target = "\(options.url)"
+        let url = options.url.path == "/" && target.hasSuffix("/") ? String(target.dropLast()) : target
+        var waits = ConnectWaits(context: self, url: url, deadline: deadline,
+                                 waitsWhileUnavailable: waitsWhileUnavailable, notes: !quietly)
         var session: GatewaySession
         while true {
             do {
-                session = try GatewaySession.open(options, deadline: connectDeadline)
+                session = try GatewaySession.open(options, deadline: min(deadline, .after(seconds: options.connectTimeout)))
                 break
             } catch {
-                guard case .unavailable(let reason, _) = error, let wait = error.retryAfterSeconds else { throw error }
-                let retryAt = Deadline.after(seconds: wait)
-                guard retryAt < connectDeadline else { throw error }
-                console.note("\(reason); trying again in \(formatDelay(wait))")
-                if case .signal(let signal) = try loop(nil).next(until: retryAt) {
-                    throw CommandFailure(ExitStatus(signal: signal), "interrupted while connecting")
-                }
+                try waits.wait(after: error)
             }
         }
+        console.out.whileBlocked = KeepAliveWhileBlocked(session: session)
         let skipped = self.skipped
         session.onSkippedFrame = { kind in skipped.record(kind) }
         for warning in session.warnings { console.note(warning) }

@@ -2,6 +2,7 @@ import ClawSystem
 import ClawJSON
 import ClawCrypto
 import ClawTransport
+import ClawProtocol
 import ClawState
 import ClawSession
 
@@ -79,8 +80,9 @@ enum ConnectionSetup {
         options.sshRoute = resolved.sshRoute
         // The gateway sends tool events only to connections that ask; send's text mode shows them as progress.
         if context.command.name == "send" && (context.options.send.agentEvents || context.format == .text) {
-            options.capabilities = ["tool-events"]
+            options.capabilities = [ConnectRequest.toolEventsCapability]
         }
+        options.waitsForPairing = global.waitForPairing
         // Before OpenSSL's first use (the device key, or the upgrade's SHA-1 with --no-device).
         if !resolved.url.isSecure { OpenSSLRuntime.skipErrorStringsWithoutTLS() }
         if !global.noDevice {

@@ -47,7 +47,9 @@ enum GatewayCallCommand {
         do {
             var sessionOptions = try ConnectionSetup.sessionOptions(for: context, resolved: resolved)
             sessionOptions.connectTimeout = min(sessionOptions.connectTimeout, Double(timeoutMs) / 1000)
-            let session = try context.connect(sessionOptions, deadline: deadline)
+            // A gateway restarting or starting is waited out within the call's limit, without a note:
+            // stderr is the official CLI's.
+            let session = try context.connect(sessionOptions, deadline: deadline, quietly: true)
             defer { session.close() }
             let id = try session.send(method: method, params: params, deadline: deadline)
             dispatched = true

@@ -5,7 +5,8 @@ import ClawSession
 
 /// Sends one request and waits for its response, printing unrelated frames only with `--raw`.
 /// With `resendWhenAsked` (the request is idempotent), a refusal the gateway asks to repeat
-/// (`RetryAfter`) is waited out and the request sent again while `--timeout` allows.
+/// (`RetryAfter`) is waited out and the request sent again while `--timeout` allows; any request is
+/// when the gateway refused it for suspending, restarting or starting (it ran nothing).
 func request(_ method: String, params: JSONValue?, on session: GatewaySession, context: CommandContext,
              expectFinal: Bool = false, resendWhenAsked: Bool = false) throws -> GatewayFrame {
     var attempt = 0
@@ -14,7 +15,8 @@ func request(_ method: String, params: JSONValue?, on session: GatewaySession, c
         do { id = try session.send(method: method, params: params, deadline: context.deadline) } catch { throw CommandFailure(error) }
         let response = try awaitResponse(id: id, method: method, on: session, context: context, expectFinal: expectFinal)
         attempt += 1
-        guard resendWhenAsked, try RetryAfter.wait(after: response, method: method, attempt: attempt, session: session, context: context) else {
+        guard resendWhenAsked || RetryAfter.refusedBeforeRunning(response),
+              try RetryAfter.wait(after: response, method: method, attempt: attempt, session: session, context: context) else {
             return response
         }
     }

@@ -2,15 +2,22 @@ import ClawSystem
 import ClawProtocol
 import ClawSession
 
-/// A refusal the gateway asks us to repeat: `UNAVAILABLE` with `retryable: true` and `retryAfterMs`
-/// (its control-plane write rate limit). Commands whose request is idempotent wait that long and send
-/// the same request again (chat.send with the same idempotency key), as long as `--timeout` allows.
+/// A refusal the gateway asks us to repeat: `UNAVAILABLE` that is `retryable` (its control-plane
+/// write rate limit, a full request queue) or says the gateway is suspending, draining for a restart
+/// or starting (`details.reason`). Commands whose request is idempotent wait `retryAfterMs` (1 s
+/// unless it says) and send the same request again (chat.send with the same idempotency key), as
+/// long as `--timeout` allows.
 enum RetryAfter {
+    /// A refusal from a gateway that is suspending, draining for a restart or starting: the request
+    /// was turned away at admission and did nothing, so even one that is not idempotent may be resent.
+    static func refusedBeforeRunning(_ frame: GatewayFrame) -> Bool {
+        guard let error = frame.error, error.code == "UNAVAILABLE", let reason = error.details?["reason"]?.stringValue else { return false }
+        return ErrorShape.passingUnavailableReasons.contains(reason)
+    }
+
     /// Seconds to wait before resending, when `frame` is such a refusal.
     static func delay(for frame: GatewayFrame) -> Double? {
-        guard let error = frame.error, error.code == "UNAVAILABLE", error.retryable == true,
-              let milliseconds = error.retryAfterMs, milliseconds >= 0 else { return nil }
-        return Double(milliseconds) / 1000
+        frame.error?.waitBeforeRetryMs.map { Double($0) / 1000 }
     }
 
     /// Waits out `frame`'s delay on the session's loop, with one note on stderr; false (no wait) when
@@ -21,7 +28,8 @@ enum RetryAfter {
         guard let seconds = delay(for: frame) else { return false }
         let resendAt = Deadline.after(seconds: seconds)
         guard resendAt < context.deadline else { return false }
-        let reason = frame.error.map { $0.message.isEmpty ? $0.code : $0.message } ?? "retryable"
+        var reason = frame.error.map { $0.message.isEmpty ? $0.code : $0.message } ?? "retryable"
+        if let word = frame.error?.details?["reason"]?.stringValue { reason += ", \(word)" }
         context.console.note("\(method) refused for now (\(reason)); sending it again in \(formatDelay(seconds)) (retry \(attempt))")
         let loop = context.loop(session)
         while true {

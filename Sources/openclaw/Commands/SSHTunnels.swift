@@ -12,7 +12,8 @@ final class SSHTunnels {
     /// Opens a tunnel for `route` (`options.sshRoute`) and connects through it. A tunnel that cannot be opened is
     /// exit 3 with ssh's own words (retryable, so `watch` tries again with a new one), exit 4 when ssh
     /// refused the host key or the login, 5 when `--timeout` passes, 130/143 on a signal.
-    func connect(_ options: SessionOptions, route: SSHRoute, deadline: Deadline?, context: CommandContext) throws -> GatewaySession {
+    func connect(_ options: SessionOptions, route: SSHRoute, deadline: Deadline?, waitsWhileUnavailable: Bool = true,
+                 quietly: Bool = false, context: CommandContext) throws -> GatewaySession {
         stopAll()
         let tunnel: SSHTunnel
         do {
@@ -25,7 +26,8 @@ final class SSHTunnels {
         }
         current = tunnel
         do {
-            return try context.connect(tunnel.sessionOptions(options), deadline: deadline)
+            return try context.connect(tunnel.sessionOptions(options), deadline: deadline,
+                                       waitsWhileUnavailable: waitsWhileUnavailable, quietly: quietly)
         } catch let error as GatewayError {
             let explained = explain(error)
             stopAll()

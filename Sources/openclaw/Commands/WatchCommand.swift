@@ -95,16 +95,18 @@ struct Watcher {
         while true {
             let session: GatewaySession
             do {
-                session = try context.connect(options)
+                session = try context.connect(options, waitsWhileUnavailable: false)
             } catch let error as GatewayError {
                 guard error.isRetryable, reconnects else { throw error }
                 failures += 1
                 try giveUpIfExhausted(failures, error)
-                // A starting gateway says when to come back; a shutdown said how long it would take.
+                // A starting, suspended or restarting gateway says when to come back; a shutdown said
+                // how long it would take.
                 let delay = restartDelay ?? error.retryAfterSeconds ?? backoff.delay(attempt: failures)
                 restartDelay = nil
                 let reason = FailureMessages.sentence(for: error)
-                report("connect-failed", "\(reason); retrying in \(formatDelay(delay))",
+                // Waiting out a gateway that is suspended, restarting or starting is quiet on stderr.
+                report("connect-failed", Self.isPassing(error) ? nil : "\(reason); retrying in \(formatDelay(delay))",
                        ["attempt": JSONValue(failures), "delayMs": JSONValue(Int(delay * 1000)),
                         "code": .string(Self.code(of: error)), "message": .string(reason)])
                 try pause(delay)
@@ -135,13 +137,20 @@ struct Watcher {
                 failures += 1
                 try giveUpIfExhausted(failures, lost)
             }
-            let delay = restartDelay ?? backoff.delay(attempt: max(failures, 1))
+            let delay = restartDelay ?? lost.retryAfterSeconds ?? backoff.delay(attempt: max(failures, 1))
             restartDelay = nil
             let reason = FailureMessages.sentence(for: lost)
-            report("disconnected", "\(reason); reconnecting in \(formatDelay(delay))",
+            report("disconnected", Self.isPassing(lost) ? nil : "\(reason); reconnecting in \(formatDelay(delay))",
                    ["reason": .string(reason), "delayMs": JSONValue(Int(delay * 1000))])
             try pause(delay)
         }
+    }
+
+    /// A gateway that is suspended, restarting or starting and said when to come back: its refusals
+    /// are waits, not news (the disconnect that came before them was reported).
+    static func isPassing(_ error: GatewayError) -> Bool {
+        if case .unavailable = error { return error.retryAfterSeconds != nil }
+        return false
     }
 
     /// How long a connection must stay up to count as healthy: two ticks, at most 30 s.
@@ -202,8 +211,12 @@ struct Watcher {
             case .timeout: throw context.timeoutFailure("watching")
             case .frame(let frame):
                 if let id = frame.responseID {
-                    if let method = subscriptions.removeValue(forKey: id), frame.error != nil {
+                    if let method = subscriptions.removeValue(forKey: id), let error = frame.error {
                         if context.raw { context.printFrame(frame) }
+                        // Refused while the gateway suspends or restarts: subscribe again on a new connection.
+                        if let wait = error.waitBeforeRetryMs {
+                            return .unavailable("gateway unavailable: \(method) refused: \(error.message)", retryAfterMs: wait)
+                        }
                         throw gatewayFailure(frame, method: method)
                     }
                     if id == resyncID { context.printFrame(frame); resyncID = nil }

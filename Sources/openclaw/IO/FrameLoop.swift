@@ -52,6 +52,8 @@ final class FrameLoop {
                 return .frame(frame)
             }
             try console.flushOutput()
+            // Frames read while stdout was blocked (pings answered meanwhile) are taken before waiting.
+            if session?.hasBufferedInput == true { continue }
             if deadline.hasPassed { return .timeout }
             if sawFrame { watchdog = .after(seconds: silenceLimit); sawFrame = false }
             try keepAlive()

@@ -14,12 +14,23 @@ final class OutputStream: @unchecked Sendable {
     private(set) var isClosed = false
     /// Whether the first large flush has tried to enlarge a pipe on the descriptor.
     private var triedLargerPipe = false
+    /// Waits for the descriptor when a write would block, keeping meanwhile what must not stall (the
+    /// gateway's pings: a slow reader of stdout must not get the connection dropped). Setting one
+    /// makes writes that would block return instead (`NonBlockingOutput`), so the wait is its.
+    var whileBlocked: OutputWaiter? {
+        didSet { if whileBlocked != nil && output == nil { output = NonBlockingOutput(descriptor) } }
+    }
+    /// How bytes are written without blocking, once a waiter asked for it.
+    private var output: NonBlockingOutput?
 
     init(descriptor: Int32) {
         self.descriptor = descriptor
     }
 
-    deinit { storage.deallocate() }
+    deinit {
+        storage.deallocate()
+        output?.close()
+    }
 
     func write(_ bytes: some Collection<UInt8>) {
         if bytes.withContiguousStorageIfAvailable({ append($0) }) == nil { Array(bytes).withUnsafeBufferPointer { append($0) } }
@@ -70,7 +81,15 @@ final class OutputStream: @unchecked Sendable {
     }
 
     private func writeAll(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
-        if FileDescriptor.write(all: bytes, count: count, to: descriptor) { return true }
+        let written: Bool
+        if let output {
+            written = FileDescriptor.write(all: bytes, count: count, through: output) { blocked in
+                if let whileBlocked { whileBlocked.waitUntilWritable(blocked) } else { Poll.waitUntilWritable(blocked) }
+            }
+        } else {
+            written = FileDescriptor.write(all: bytes, count: count, to: descriptor)
+        }
+        if written { return true }
         // EPIPE and friends: the reader is gone; end quietly.
         isClosed = true
         return false

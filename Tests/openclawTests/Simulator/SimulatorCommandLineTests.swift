@@ -24,7 +24,9 @@ import ClawTransport
                       ["--fault", "explode"], ["--tls-cert", "a.pem"], ["--token", "a", "--password", "b"],
                       ["--history-fixture", "10"], ["--approve", "not-hex"], ["--script", "/nonexistent/script.json"],
                       ["--reply", "retry:0"], ["--reply", "retry:10"], ["--write-rate-limit", "0"], ["--write-rate-window-ms", "x"],
-                      ["--attachment-max-bytes", "0"], ["--attachment-max-image-bytes"]])
+                      ["--attachment-max-bytes", "0"], ["--attachment-max-image-bytes"],
+                      ["--suspend-reason", "napping"], ["--suspend-ms", "0"], ["--ping-ms", "x"], ["--pong-timeout-ms", "0"],
+                      ["--operator-access-file"], ["--pairing-ttl-ms", "-1"], ["--fault", "restarting:x"], ["--fault", "close-1013:-1"]])
     func badFlagsExit2WithOneLine(_ arguments: [String]) throws {
         let result = try run(arguments)
         #expect(result.status == 2)
@@ -39,7 +41,10 @@ import ClawTransport
         for flag in ["--port", "--protocol", "--token", "--tick-ms", "--fault", "--blast", "--history-fixture", "--require-pairing",
                      "--script", "deltaText", "$runId", "delayMs", "/stop", "retry:N", "--write-rate-limit",
                      "--write-rate-window-ms", "--attachment-max-bytes", "--attachment-max-image-bytes", "sessions.subscribe",
-                     "sessions.messages.subscribe", "queueMode", "nextOffset", "maxBytes"] {
+                     "sessions.messages.subscribe", "queueMode", "nextOffset", "maxBytes", "--suspended", "--suspend-reason",
+                     "--suspend-ms", "SIGUSR1", "SIGUSR2", "--ping-ms", "--pong-timeout-ms", "--operator-access-file",
+                     "OPERATOR_ACCESS_DENIED", "--pairing-wait-any-client", "--pairing-ttl-ms", "device-pairing-wait",
+                     "device.pair.approve", "restarting:N", "close-1013:N"] {
             #expect(result.stdout.contains(flag))
         }
     }

@@ -26,6 +26,7 @@ import ClawProtocol
             "sessions.subscribe": "operator.read", "sessions.unsubscribe": "operator.read",
             "sessions.messages.subscribe": "operator.read", "sessions.messages.unsubscribe": "operator.read",
             "system-presence": "operator.read",
+            "device.pair.approve": "operator.pairing", "device.pair.reject": "operator.pairing",
         ]
         let methods = (hello["features"]?["methods"]?.arrayValue ?? []).compactMap(\.stringValue).filter { $0 != "health" }
         #expect(Set(methods) == Set(needs.keys))

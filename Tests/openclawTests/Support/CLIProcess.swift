@@ -26,6 +26,37 @@ final class CLIProcess: @unchecked Sendable {
     private var inputPipe: Pipe?
 
     func write(stdin text: String) { inputPipe?.fileHandleForWriting.write(Data(text.utf8)) }
+
+    /// Bytes waiting in the never-read stdout pipe (`stdoutIsUnreadPipe`).
+    var unreadPipeBytes: Int {
+        guard let pipe = unreadPipe else { return 0 }
+        var count: Int32 = 0
+        return ioctl(pipe.fileHandleForReading.fileDescriptor, UInt(FIONREAD), &count) == 0 ? Int(count) : 0
+    }
+
+    /// What the never-read stdout pipe holds when full (openclaw may have enlarged it).
+    var unreadPipeCapacity: Int {
+        guard let pipe = unreadPipe else { return 0 }
+        return Int(fcntl(pipe.fileHandleForReading.fileDescriptor, 1032 /* F_GETPIPE_SZ */))
+    }
+
+    /// Reads the never-read stdout pipe from now on, until the process has exited and the pipe is empty.
+    func readUnreadPipe(timeout: Double = 60) -> String {
+        guard let pipe = unreadPipe else { return "" }
+        let fd = pipe.fileHandleForReading.fileDescriptor
+        var bytes = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            if poll(&entry, 1, 20) > 0 && unreadPipeBytes > 0 {
+                let n = read(fd, &chunk, chunk.count)
+                if n > 0 { bytes.append(contentsOf: chunk[..<n]); continue }
+            }
+            if !process.isRunning && unreadPipeBytes == 0 { break }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
     func closeStdin() { try? inputPipe?.fileHandleForWriting.close() }
 
     /// `executable` runs another program than the built `openclaw` (a shell, for recipes) the same way.

@@ -36,6 +36,8 @@ final class TestGatewayClient: @unchecked Sendable {
         var platform = "linux"
         var deviceFamily: String? = nil
         var id = "c1"
+        /// `connect.params.caps` (omitted when nil).
+        var caps: [String]? = nil
 
         init() {}
     }
@@ -143,6 +145,7 @@ final class TestGatewayClient: @unchecked Sendable {
                                   "client": .object(client)]
         if let role = options.role { params["role"] = .string(role) }
         if let scopes = options.scopes { params["scopes"] = JSONValue(scopes) }
+        if let caps = options.caps { params["caps"] = JSONValue(caps) }
         var auth = JSONObject()
         if let token = options.token { auth["token"] = .string(token) }
         if let deviceToken = options.deviceToken { auth["deviceToken"] = .string(deviceToken) }

@@ -1,0 +1,30 @@
+import ClawSystem
+import ClawSession
+
+/// What a write that would block waits with (`OutputStream.whileBlocked`).
+protocol OutputWaiter: AnyObject {
+    /// Returns once `descriptor` may take more bytes, or has failed (the next write says how).
+    func waitUntilWritable(_ descriptor: Int32)
+}
+
+/// While stdout is blocked by a slow reader, keeps the session alive: the gateway pings and drops a
+/// client that does not answer in time, and a command that only waited for stdout would not read its
+/// socket. So the wait polls both, and reads what arrives (pongs going out at once, messages kept for
+/// the command, up to `GatewaySession.readAheadLimit`; past it the gateway's own slow-consumer rule
+/// applies, as to any client that stops reading).
+final class KeepAliveWhileBlocked: OutputWaiter {
+    private weak var session: GatewaySession?
+
+    init(session: GatewaySession) { self.session = session }
+
+    func waitUntilWritable(_ descriptor: Int32) {
+        var reading = true
+        while true {
+            var socket: Int32 = -1
+            if reading, let session, session.isOpen { socket = session.fileDescriptor }
+            guard let ready = Poll.writableOrReadable(output: descriptor, input: socket) else { return }
+            if ready.writable { return }
+            if ready.readable, let session { reading = session.readAhead() }
+        }
+    }
+}
