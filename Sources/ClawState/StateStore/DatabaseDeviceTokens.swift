@@ -102,13 +102,13 @@ public struct DatabaseDeviceTokens: DeviceTokenStore {
         _ = try run { db throws(SQLiteError) in
             switch target {
             case .configuredGateway:
-                try db.writeTransaction { () throws(SQLiteError) in
+                _ = try db.writeTransaction { () throws(SQLiteError) in
                     try db.rows("DELETE FROM device_auth_tokens WHERE device_id = ? AND role = ? AND token = ?",
                                 [.text(deviceId), .text(role), .text(token)])
                 }
             case .gatewayScope(let scope):
                 guard try Self.hasOriginTable(db) else { return }
-                try db.writeTransaction { () throws(SQLiteError) in
+                _ = try db.writeTransaction { () throws(SQLiteError) in
                     try db.rows("DELETE FROM gateway_origin_device_tokens WHERE gateway_scope = ? AND device_id = ? AND role = ? AND token = ?",
                                 [.text(scope), .text(deviceId), .text(role), .text(token)])
                 }
