@@ -94,7 +94,8 @@ import ClawJSON
         #expect(result.stderr.contains("no frame from the gateway for 0.6 s (2 × tickIntervalMs)"), "\(result.stderr)")
     }
 
-    @Test func aStartingGatewayIsAskedAgainWithinTheTimeout() throws {
+    @Test(.notUnderQEMU("its connect limits (0.2 s) are sized for native speed; emulated, a handshake takes longer"))
+    func aStartingGatewayIsAskedAgainWithinTheTimeout() throws {
         let gateway = try GatewayFixture(["--fault", "starting:2"])
         let result = try gateway.run(["history"])
         #expect(result.status == 0, "\(result.stderr)")
@@ -130,7 +131,8 @@ import ClawJSON
         #expect(result.stderr.contains("gave up after 3 retries"))
     }
 
-    @Test func connectFailuresCarryTheirCodeAndMessage() throws {
+    @Test(.notUnderQEMU("its connect limits (0.2 s) are sized for native speed; emulated, a handshake takes longer"))
+    func connectFailuresCarryTheirCodeAndMessage() throws {
         let failing = try GatewayFixture(["--fault", "starting:2", "--tick-ms", "200"])
         let watched = try failing.run(["watch", "--client-events", "--count", "1", "-e", "tick",
                                        "--connect-timeout", "0.2", "--timeout", "60"])

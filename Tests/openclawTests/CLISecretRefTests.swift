@@ -104,7 +104,8 @@ import ClawTransport
         #expect(sentTokens(simulator).count == before)
     }
 
-    @Test func anExecRefSuppliesTheToken() throws {
+    @Test(.notUnderQEMU("the emulated openclaw cannot start an exec provider: qemu-user answers a system call of glibc's posix_spawn with ENOSYS"))
+    func anExecRefSuppliesTheToken() throws {
         let (simulator, cli) = try setUp()
         let script = try writeFile(cli, "bin/gateway-secret", """
             #!/bin/sh
@@ -128,7 +129,8 @@ import ClawTransport
 
     // MARK: exec failures
 
-    @Test func anExecProviderThatTimesOutFailsInOneLineAndLeavesNothingRunning() throws {
+    @Test(.notUnderQEMU("the emulated openclaw cannot start an exec provider: qemu-user answers a system call of glibc's posix_spawn with ENOSYS"))
+    func anExecProviderThatTimesOutFailsInOneLineAndLeavesNothingRunning() throws {
         let (simulator, cli) = try setUp()
         let pids = cli.home.appendingPathComponent("pids").path
         let script = try writeFile(cli, "bin/slow-secret", """
@@ -149,7 +151,8 @@ import ClawTransport
         #expect(sentTokens(simulator).isEmpty)
     }
 
-    @Test func aSignalWhileAnExecProviderRunsStopsItAndEndsTheCommand() throws {
+    @Test(.notUnderQEMU("the emulated openclaw cannot start an exec provider: qemu-user answers a system call of glibc's posix_spawn with ENOSYS"))
+    func aSignalWhileAnExecProviderRunsStopsItAndEndsTheCommand() throws {
         let (simulator, cli) = try setUp()
         let pids = cli.home.appendingPathComponent("pids").path
         let script = try writeFile(cli, "bin/slow-secret", "#!/bin/sh\necho $$ >> \"\(pids)\"\nexec sleep 60\n", mode: 0o700)
@@ -170,7 +173,8 @@ import ClawTransport
 
     /// A signal while the winning ref's provider runs ends the command: the environment's token is not
     /// used instead, and no other provider is started.
-    @Test func aSignalDuringAProviderIsNotAFailedRefToFallBackFrom() throws {
+    @Test(.notUnderQEMU("the emulated openclaw cannot start an exec provider: qemu-user answers a system call of glibc's posix_spawn with ENOSYS"))
+    func aSignalDuringAProviderIsNotAFailedRefToFallBackFrom() throws {
         let (simulator, cli) = try setUp()
         let pids = cli.home.appendingPathComponent("pids").path
         let script = try writeFile(cli, "bin/slow-secret", "#!/bin/sh\necho $$ >> \"\(pids)\"\nexec sleep 60\n", mode: 0o700)
