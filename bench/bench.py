@@ -105,16 +105,23 @@ def main():
             db_state = tempfile.mkdtemp(prefix="openclaw-bench-db-")
             make_state_database(db_state)
             env_db = dict(env0, HOME=db_state, OPENCLAW_STATE_DIR=db_state)
+            # No state database: an older install's identity/device.json (a fresh machine gets a database).
+            legacy_state = tempfile.mkdtemp(prefix="openclaw-bench-legacy-")
+            legacy = make_legacy_identity(legacy_state)
+            env_legacy = dict(env0, HOME=legacy_state, OPENCLAW_STATE_DIR=legacy_state)
             run_timed([OPENCLAW, "history"], env0)  # each creates its device identity once
             run_timed([OPENCLAW, "history"], env_db)
+            history_rows = [("openclaw history (ws://, no database)", [OPENCLAW, "history"], env_legacy, 3.5, 220)] \
+                if legacy else [("openclaw history (ws://)", [OPENCLAW, "history"], env0, 3.5, 220)]
             rows = [("/bin/true (floor)", ["/bin/true"], env0, None, None),
                     ("openclaw version", [OPENCLAW, "version"], env0, 2.0, 150),
-                    ("openclaw history (ws://)", [OPENCLAW, "history"], env0, 3.5, 220),
+                    *history_rows,
+                    ("openclaw history (fresh machine: database)", [OPENCLAW, "history"], env0, None, None),
                     ("openclaw history (state database)", [OPENCLAW, "history"], env_db, 4.5, None),
                     ("openclaw send --no-wait", [OPENCLAW, "send", "--no-wait", "hi"], env0, None, None)]
             if os.access(DEB_OPENCLAW, os.X_OK):
                 rows += [(".deb binary: version", [DEB_OPENCLAW, "version"], env0, None, None),
-                         (".deb binary: history (ws://)", [DEB_OPENCLAW, "history"], env0, None, None)]
+                         (".deb binary: history (ws://)", [DEB_OPENCLAW, "history"], env_legacy if legacy else env0, None, None)]
             for name, argv, env_, cpu_target, fault_target in rows:
                 cpu, faults = startup_cost(argv, env_)
                 targets = " ".join(t for t in (cpu_target and f"<= {cpu_target} ms",
@@ -127,6 +134,7 @@ def main():
             if not os.access(DEB_OPENCLAW, os.X_OK):
                 print("   (.deb binary not built: `make deb-build` builds it)")
             shutil.rmtree(db_state, ignore_errors=True)
+            shutil.rmtree(legacy_state, ignore_errors=True)
 
         # 1. One-shot history against its floor.
         with Simulator("--history-fixture", "20:200") as sim:
@@ -257,6 +265,25 @@ def make_state_database(state):
     with open(schema) as f:
         db.executescript(f.read())
     db.close()
+
+
+def make_legacy_identity(state):
+    """`<state>/identity/device.json` as older official CLIs wrote it (an Ed25519 key from the openssl
+    command, the device id the SHA-256 of the raw public key); False without the openssl command."""
+    if not shutil.which("openssl"):
+        return False
+    key = subprocess.run(["openssl", "genpkey", "-algorithm", "ed25519"], capture_output=True, text=True, check=True).stdout
+    public = subprocess.run(["openssl", "pkey", "-pubout"], input=key, capture_output=True, text=True, check=True).stdout
+    raw = subprocess.run(["openssl", "pkey", "-pubout", "-outform", "DER"], input=key.encode(), capture_output=True,
+                         check=True).stdout[-32:]
+    import hashlib, json
+    identity = {"version": 1, "deviceId": hashlib.sha256(raw).hexdigest(), "publicKeyPem": public,
+                "privateKeyPem": key, "createdAtMs": int(time.time() * 1000)}
+    os.makedirs(os.path.join(state, "identity"), mode=0o700)
+    path = os.path.join(state, "identity", "device.json")
+    with open(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as f:
+        json.dump(identity, f, indent=2)
+    return True
 
 
 def instructions(argv, env):
