@@ -71,25 +71,37 @@ final class CLIProcess: @unchecked Sendable {
         process.executableURL = executable ?? BuiltProducts.executable("openclaw")
         process.arguments = arguments
         process.environment = environment
+        // The child gets its own copies of these descriptors; ours are closed once it runs (Foundation
+        // keeps a finished Process, and its handles, alive long after this object: a suite of hundreds
+        // of runs otherwise piles up thousands of open files in the test process).
+        var handles: [FileHandle] = []
         if stdoutIsUnreadPipe {
             let pipe = Pipe()
             unreadPipe = pipe
             process.standardOutput = pipe
         } else {
-            process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
+            let handle = try FileHandle(forWritingTo: stdoutURL)
+            handles.append(handle)
+            process.standardOutput = handle
         }
-        process.standardError = try FileHandle(forWritingTo: stderrURL)
+        let errorHandle = try FileHandle(forWritingTo: stderrURL)
+        handles.append(errorHandle)
+        process.standardError = errorHandle
         if let stdin {
             let inputURL = directory.appendingPathComponent("stdin")
             try stdin.write(to: inputURL)
-            process.standardInput = try FileHandle(forReadingFrom: inputURL)
+            let handle = try FileHandle(forReadingFrom: inputURL)
+            handles.append(handle)
+            process.standardInput = handle
         } else if stdinIsPipe {
             let pipe = Pipe()
             inputPipe = pipe
             process.standardInput = pipe
-        } else {
-            process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+        } else if let handle = FileHandle(forReadingAtPath: "/dev/null") {
+            handles.append(handle)
+            process.standardInput = handle
         }
+        defer { for handle in handles { try? handle.close() } }
         try process.run()
     }
 
