@@ -31,17 +31,23 @@ public enum FileDescriptor {
     /// has gone.
     @inlinable
     public static func write(all bytes: UnsafePointer<UInt8>, count: Int, to descriptor: Int32) -> Bool {
+        write(all: bytes, count: count, with: { Glibc.write(descriptor, $0, $1) },
+              whileBlocked: { Poll.waitUntilWritable(descriptor) })
+    }
+
+    /// The loop every whole write shares: `write` is one write(2)-like call (bytes written, or -1 with
+    /// errno); EINTR retries, EAGAIN calls `whileBlocked` and retries, any other error is false.
+    @inlinable
+    static func write(all bytes: UnsafePointer<UInt8>, count: Int, with write: (UnsafePointer<UInt8>, Int) -> Int,
+                      whileBlocked: () -> Void) -> Bool {
         var offset = 0
         while offset < count {
-            let written = Glibc.write(descriptor, bytes + offset, count - offset)
+            let written = write(bytes + offset, count - offset)
             if written >= 0 { offset += written; continue }
             switch errno {
             case EINTR: continue
-            case EAGAIN:
-                var pfd = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-                _ = Glibc.poll(&pfd, 1, -1)
-            default:
-                return false
+            case EAGAIN: whileBlocked()
+            default: return false
             }
         }
         return true

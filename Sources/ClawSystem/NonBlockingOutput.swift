@@ -41,16 +41,7 @@ extension FileDescriptor {
     /// failed: the next write says how). False on any error but EINTR and EAGAIN: the reader is gone.
     public static func write(all bytes: UnsafePointer<UInt8>, count: Int, through output: NonBlockingOutput,
                              whileBlocked: (Int32) -> Void) -> Bool {
-        var offset = 0
-        while offset < count {
-            let written = output.write(bytes + offset, count: count - offset)
-            if written >= 0 { offset += written; continue }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN: whileBlocked(output.descriptor)
-            default: return false
-            }
-        }
-        return true
+        write(all: bytes, count: count, with: { output.write($0, count: $1) },
+              whileBlocked: { whileBlocked(output.descriptor) })
     }
 }
