@@ -155,6 +155,8 @@ arm64:
 test-arm64: arm64
 	$(SWIFT) build --build-tests
 	OPENCLAW_TEST_PRODUCTS=$(ARM64_PRODUCTS) OPENCLAW_TEST_EMULATION=qemu $(SWIFT) test --skip-build --filter '$(ARM64_TESTS)'
+	OPENCLAW=$(ARM64_PRODUCTS)/openclaw SIMULATOR=$(ARM64_PRODUCTS)/openclaw-gateway-sim TLS_KINDS='rsa p384' \
+		Tests/RealWorld/run.sh tls-chain
 	packaging/arm64/in-root.sh $(ARM64)/root \
 		DEB_ARCH=arm64 DIST_ARCH=aarch64 OBJDUMP=aarch64-linux-gnu-objdump SIMULATOR=/src/$(ARM64)/static/aarch64-unknown-linux-gnu/release/openclaw-gateway-sim \
 		tests/package-test.sh $(PACKAGES) $(VERSION) $(DEB_REVISION) "$(COMMIT)"

@@ -37,7 +37,7 @@ class Simulator:
         self.proc = subprocess.Popen([SIM, "--port", "0", "--token", TOKEN, *args],
                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         line = self.proc.stdout.readline()
-        m = re.match(r"listening on (ws://127\.0\.0\.1:(\d+))", line)
+        m = re.match(r"listening on (wss?://127\.0\.0\.1:(\d+))", line)
         if not m:
             sys.exit(f"bench: the simulator did not start: {line!r}")
         self.url, self.port = m.group(1), int(m.group(2))
@@ -135,6 +135,10 @@ def main():
                 print("   (.deb binary not built: `make deb-build` builds it)")
             shutil.rmtree(db_state, ignore_errors=True)
             shutil.rmtree(legacy_state, ignore_errors=True)
+
+        # 0b. wss:// with full verification against a system-sized store, beside ws:// and a pin.
+        print(f"\n0b. history over wss:// (a root -> intermediate -> leaf chain), median of {STARTUP_RUNS} runs: CPU time")
+        tls_cost(env, results)
 
         # 1. One-shot history against its floor.
         with Simulator("--history-fixture", "20:200") as sim:
@@ -254,6 +258,53 @@ def main():
             print(f"   {'met ' if ok else 'MISSED'}  {name}")
     finally:
         shutil.rmtree(state, ignore_errors=True)
+
+
+def tls_cost(env, results):
+    """history's CPU over ws:// and over wss://: pinned, verified through a hashed store of the system's
+    certificates plus the test root (what /etc/ssl/certs is; SSL_CERT_DIR points there), and through the
+    same certificates as one bundle parsed whole (SSL_CERT_FILE: the cost before the lazy lookup)."""
+    work = tempfile.mkdtemp(prefix="openclaw-bench-tls-")
+    try:
+        pki = os.path.join(work, "pki")
+        subprocess.run([os.path.join(ROOT, "Tests", "RealWorld", "make-pki.sh"), pki, "p256"], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        store = os.path.join(work, "certs")
+        os.mkdir(store)
+        bundle = os.path.join(work, "bundle.pem")
+        system_bundle = "/etc/ssl/certs/ca-certificates.crt"
+        with open(bundle, "w") as out:
+            if os.path.exists(system_bundle):
+                out.write(open(system_bundle).read())
+            out.write(open(os.path.join(pki, "root.pem")).read())
+        count = 0
+        for block in open(bundle).read().split("-----END CERTIFICATE-----")[:-1]:
+            with open(os.path.join(store, f"ca-{count}.pem"), "w") as out:
+                out.write(block.strip() + "\n-----END CERTIFICATE-----\n")
+            count += 1
+        subprocess.run(["openssl", "rehash", store], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        fingerprint = subprocess.run(["openssl", "x509", "-noout", "-fingerprint", "-sha256", "-in",
+                                      os.path.join(pki, "leaf.pem")], check=True, capture_output=True,
+                                     text=True).stdout.strip().split("=")[-1]
+        with Simulator("--history-fixture", "20:200") as plain, \
+                Simulator("--history-fixture", "20:200", "--tls-cert", os.path.join(pki, "fullchain.pem"),
+                          "--tls-key", os.path.join(pki, "key.pem")) as tls:
+            ws = dict(env, OPENCLAW_GATEWAY_URL=plain.url)
+            wss = dict(env, OPENCLAW_GATEWAY_URL=tls.url)
+            run_timed([OPENCLAW, "history"], ws)
+            base, _ = startup_cost([OPENCLAW, "history"], ws)
+            pinned, _ = startup_cost([OPENCLAW, "history", "--tls-fingerprint", fingerprint], wss)
+            hashed, _ = startup_cost([OPENCLAW, "history"], dict(wss, SSL_CERT_DIR=store))
+            whole, _ = startup_cost([OPENCLAW, "history"], dict(wss, SSL_CERT_FILE=bundle, SSL_CERT_DIR=work))
+        print(f"   history over ws://                              {base:6.2f} ms")
+        print(f"   history over wss://, pinned (--tls-fingerprint) {pinned:6.2f} ms  ({pinned / base:.1f}x ws://)")
+        print(f"   history over wss://, verified, hashed store     {hashed:6.2f} ms  ({hashed / base:.1f}x ws://; "
+              f"{count} CAs, the system's way; target <= 2.5x)")
+        print(f"   history over wss://, verified, bundle parsed    {whole:6.2f} ms  ({whole / base:.1f}x ws://; "
+              f"the same {count} CAs as one file)")
+        results.append(("wss:// verified history <= 2.5x ws:// CPU", hashed <= 2.5 * base))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def make_state_database(state):

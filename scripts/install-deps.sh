@@ -32,6 +32,10 @@ test  command:systemd-analyze                     systemd          the systemd r
 test  command:flock                               util-linux       the cron recipe's test
 test  file:/usr/sbin/sshd                         openssh-server   SSH tunnel tests (a real sshd)
 test  file:/usr/bin/ssh                           openssh-client   SSH tunnel tests (the system ssh)
+test  file:/usr/sbin/nginx                        nginx-light      real-world tests: a TLS reverse proxy
+test  file:/usr/sbin/haproxy                      haproxy          real-world tests: a TLS reverse proxy
+test  file:/usr/sbin/dnsmasq                      dnsmasq-base     real-world tests: a DNS server
+test  file:/usr/sbin/tc                           iproute2         real-world tests: namespaces, veth, netem
 LIST
 }
 

@@ -60,6 +60,9 @@ fi
 # garbage that only a release build showed.
 step release-tests "$swift" test -c release --scratch-path .build-release-tests --filter 'WebSocket|Transport|TLS|JSON|PEM'
 step packages "$make" --no-print-directory package-test
+# What users put between the client and a gateway, the real thing each time (Tests/RealWorld): a CA
+# chain, nginx and haproxy, dnsmasq, a lossy link (netem), other distributions' CA layouts.
+step real-world env OPENCLAW_STATIC="$PWD/.build/release/openclaw" Tests/RealWorld/run.sh
 
 printf '\n==> summary (logs in %s)\n' "$logs"
 printf '%s\n' "${summary[@]}"

@@ -39,8 +39,10 @@ static inline int openclaw_getrandom(void *buffer, size_t length) {
 /// - no atexit cleanup (~1.3 M instructions at every exit; the kernel frees everything);
 /// - no configuration file yet (~0.7 M: parsing openssl.cnf); TLS calls openclaw_openssl_load_config
 ///   before its first SSL_CTX, so the system's TLS policy still applies there;
-/// - no legacy cipher/digest name tables (~2.9 M: OpenSSL 3 copies every legacy name into its provider
-///   name map on the first fetch). Algorithms are fetched from the providers by their own names.
+/// - no legacy cipher/digest name tables (OpenSSL 3 copies every legacy name into its provider name
+///   map on the first fetch). Algorithms are fetched from the providers by their own names, but
+///   certificate verification still looks each signature's digest up in that table by NID (its
+///   security-level check), so TLS adds the digests it needs first (openclaw_openssl_add_signature_digests).
 /// Call before any other OpenSSL function.
 static inline void openclaw_openssl_init_short_lived(void) {
     OPENSSL_init_crypto(OPENSSL_INIT_NO_ATEXIT | OPENSSL_INIT_NO_LOAD_CONFIG
@@ -58,6 +60,19 @@ static inline void openclaw_openssl_skip_error_strings(void) {
 static inline void openclaw_openssl_load_config(void) {
     CONF_modules_load_file(NULL, NULL,
         CONF_MFLAGS_DEFAULT_SECTION | CONF_MFLAGS_IGNORE_MISSING_FILE | CONF_MFLAGS_IGNORE_RETURN_CODES);
+}
+
+/// The digests a certificate's signature can name, put back into the legacy table the short-lived
+/// start-up left empty: without them every CA signature reads as "CA signature digest algorithm too
+/// weak" (a self-signed leaf hides it: a trust anchor's own signature is never checked). Idempotent.
+static inline void openclaw_openssl_add_signature_digests(void) {
+    const EVP_MD *digests[] = {
+        EVP_md5(), EVP_sha1(), EVP_sha224(), EVP_sha256(), EVP_sha384(), EVP_sha512(),
+        EVP_sha512_224(), EVP_sha512_256(), EVP_sha3_224(), EVP_sha3_256(), EVP_sha3_384(), EVP_sha3_512(),
+    };
+    for (size_t i = 0; i < sizeof digests / sizeof digests[0]; i++) {
+        if (digests[i] != NULL) EVP_add_digest(digests[i]);
+    }
 }
 
 static inline long openclaw_SSL_set_tlsext_host_name(SSL *ssl, const char *name) {
@@ -93,6 +108,16 @@ static inline X509 *openclaw_SSL_get1_peer_certificate(const SSL *ssl) {
 #else
     return SSL_get_peer_certificate(ssl);
 #endif
+}
+
+/// The chain the peer sent (leaf first); the stack's macros are not visible to Swift.
+static inline int openclaw_peer_chain_count(const SSL *ssl) {
+    STACK_OF(X509) *chain = SSL_get_peer_cert_chain(ssl);
+    return chain == NULL ? 0 : sk_X509_num(chain);
+}
+
+static inline X509 *openclaw_peer_chain_at(const SSL *ssl, int index) {
+    return sk_X509_value(SSL_get_peer_cert_chain(ssl), index);
 }
 
 /// Whether a packed error code says the peer's first bytes were not TLS: plaintext such as an HTTP

@@ -5,9 +5,8 @@ public enum OpenSSLRuntime {
     /// Set once by `prepareForShortLivedProcess`, before any thread or OpenSSL call exists.
     nonisolated(unsafe) private static var configDeferred = false
 
-    /// Skips OpenSSL's atexit cleanup and its legacy name tables, and defers reading openssl.cnf until
-    /// TLS needs it (see the shim): together about 5 M instructions, a third of an authenticated one-shot
-    /// command. Must run before any other OpenSSL call (the first line of `main`). Libraries and tests
+    /// Skips OpenSSL's atexit cleanup, defers reading openssl.cnf and the legacy digest names until TLS
+    /// needs them (see the shim): a third of an authenticated one-shot command's instructions. Must run before any other OpenSSL call (the first line of `main`). Libraries and tests
     /// that do not call it keep OpenSSL's defaults.
     public static func prepareForShortLivedProcess() {
         configDeferred = true
@@ -20,11 +19,14 @@ public enum OpenSSLRuntime {
         if configDeferred { openclaw_openssl_skip_error_strings() }
     }
 
-    private static let configLoaded: Void = {
-        if configDeferred { openclaw_openssl_load_config() }
+    private static let tlsPrepared: Void = {
+        if configDeferred {
+            openclaw_openssl_load_config()
+            openclaw_openssl_add_signature_digests()
+        }
     }()
 
-    /// Loads the system OpenSSL configuration (TLS policy) if start-up deferred it; once per process.
-    /// Called before every SSL_CTX is made.
-    public static func loadDeferredConfig() { configLoaded }
+    /// What start-up deferred and TLS needs: the system OpenSSL configuration (TLS policy) and the
+    /// digests certificate verification looks up by NID; once per process. Called before every SSL_CTX is made.
+    public static func prepareForTLS() { tlsPrepared }
 }

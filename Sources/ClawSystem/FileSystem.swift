@@ -21,7 +21,8 @@ public enum FileSystem {
         return lstat(path, &info) == 0 || errno != ENOENT
     }
 
-    static func isDirectory(_ path: String) -> Bool {
+    /// Whether `path` is a directory (following symbolic links).
+    public static func isDirectory(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }

@@ -4,15 +4,19 @@ import COpenSSL
 public struct TLSClientOptions: Sendable {
     /// Sent as SNI and checked against the certificate (unless pinned).
     public var serverName: String
-    /// An extra PEM CA bundle, trusted in addition to the system store.
+    /// An extra PEM CA bundle, trusted in addition to `trust` (`--cacert`); it must load.
     public var caBundlePath: String?
+    /// Where the trusted CAs come from; `nil` is the system's store as the process environment
+    /// describes it (`CertificateTrust.system`).
+    public var trust: CertificateTrust?
     /// SHA-256 of the leaf certificate (DER). When set, a matching certificate is accepted
     /// even if self-signed, and a different one is refused.
     public var pinnedSHA256: [UInt8]?
 
-    public init(serverName: String, caBundlePath: String? = nil, pinnedSHA256: [UInt8]? = nil) {
+    public init(serverName: String, caBundlePath: String? = nil, trust: CertificateTrust? = nil, pinnedSHA256: [UInt8]? = nil) {
         self.serverName = serverName
         self.caBundlePath = caBundlePath
+        self.trust = trust
         self.pinnedSHA256 = pinnedSHA256
     }
 }

@@ -7,7 +7,7 @@ package final class TLSServerContext: @unchecked Sendable {
     let context: OpaquePointer
 
     package init(certificatePath: String, keyPath: String) throws(TransportError) {
-        OpenSSLRuntime.loadDeferredConfig()
+        OpenSSLRuntime.prepareForTLS()
         ERR_clear_error()
         guard let context = SSL_CTX_new(TLS_server_method()) else {
             throw .tls("cannot create a TLS context: \(CryptoError.drainOpenSSLErrors())")

@@ -44,7 +44,7 @@ package final class TLSStream: ByteStream, @unchecked Sendable {
 
     public static func client(over tcp: TCPStream, options: TLSClientOptions, deadline: Deadline) throws(TransportError) -> TLSStream {
         let host = options.serverName
-        OpenSSLRuntime.loadDeferredConfig()
+        OpenSSLRuntime.prepareForTLS()
         ERR_clear_error()
         guard let context = SSL_CTX_new(TLS_client_method()) else {
             tcp.close()
@@ -59,13 +59,14 @@ package final class TLSStream: ByteStream, @unchecked Sendable {
             throw .tls("a SHA-256 fingerprint has 32 bytes, not \(pin.count)")
         }
         if options.pinnedSHA256 == nil {
-            // Loading the system store costs a few milliseconds: only when the chain is checked.
-            _ = SSL_CTX_set_default_verify_paths(context)
-        }
-        if let path = options.caBundlePath {
-            guard SSL_CTX_load_verify_locations(context, path, nil) == 1 else {
+            // Trust is looked up only when the chain is checked (a pin replaces it).
+            var trust = options.trust ?? .system(environment: .current())
+            if let path = options.caBundlePath { trust.extraBundles.insert(path, at: 0) }
+            do throws(TransportError) {
+                try trust.install(into: context)
+            } catch {
                 tcp.close()
-                throw .tls("cannot load the CA bundle \(path): \(CryptoError.drainOpenSSLErrors())")
+                throw error
             }
         }
         guard let ssl = SSL_new(context) else {
@@ -131,7 +132,7 @@ package final class TLSStream: ByteStream, @unchecked Sendable {
             guard isClient else { throw error }
             let (result, codes) = lock.withLock { (SSL_get_verify_result(ssl), lastErrorCodes) }
             if result != Int(X509_V_OK) {
-                let text = X509_verify_cert_error_string(result).map { String(cString: $0) } ?? "error \(result)"
+                let text = lock.withLock { CertificateRefusal.explain(verifyResult: result, ssl: ssl) }
                 let nameMismatch = result == Int(X509_V_ERR_HOSTNAME_MISMATCH) || result == Int(X509_V_ERR_IP_ADDRESS_MISMATCH)
                 throw .certificateRejected(host: host, detail: text, nameMismatch: nameMismatch)
             }

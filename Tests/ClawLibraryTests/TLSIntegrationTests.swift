@@ -88,7 +88,7 @@ struct TLSIntegrationTests {
         let message = Self.tlsError {
             _ = try WebSocketConnection.connect(url: url, deadline: .after(seconds: 10))
         }
-        #expect(message == "certificate verify failed for localhost: self-signed certificate")
+        #expect(message == "certificate verify failed for localhost: self-signed certificate: \"localhost\" signs itself and is not trusted")
     }
 
     @Test func aWrongHostNameFailsWithAClearError() throws {

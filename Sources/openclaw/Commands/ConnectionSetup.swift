@@ -56,6 +56,22 @@ enum ConnectionSetup {
         return value
     }
 
+    /// `NODE_EXTRA_CA_CERTS`: a PEM bundle the official CLI (Node) trusts besides the system's store. As
+    /// Node does, a file that cannot be read or holds no certificate is ignored with a warning.
+    static func nodeExtraCACertificates(_ context: CommandContext) -> String? {
+        guard let path = TextTrim.nonEmpty(context.environment["NODE_EXTRA_CA_CERTS"]) else { return nil }
+        let reason: String
+        do {
+            let text = try FileSystem.readFile(path)
+            if text.firstRange(of: Array("-----BEGIN CERTIFICATE-----".utf8)) != nil { return path }
+            reason = "it holds no PEM certificate"
+        } catch {
+            reason = error.reason
+        }
+        context.console.note("warning: ignoring extra certs from NODE_EXTRA_CA_CERTS=\(path): \(reason)")
+        return nil
+    }
+
     static func sessionOptions(for context: CommandContext, resolved: ResolvedConnection) throws -> SessionOptions {
         let global = context.global
         var options = SessionOptions(url: resolved.url, clientVersion: HelpText.version)
@@ -68,6 +84,10 @@ enum ConnectionSetup {
         if resolved.url.isSecure {
             options.tls = TLSClientOptions(serverName: resolved.url.host, caBundlePath: resolved.caBundlePath,
                                            pinnedSHA256: resolved.tlsFingerprint)
+            if resolved.tlsFingerprint == nil {
+                options.tls?.trust = .system(environment: context.environment,
+                                             extraBundles: nodeExtraCACertificates(context).map { [$0] } ?? [])
+            }
         }
         if !global.scopes.isEmpty { options.scopes = global.scopes }
         if let milliseconds = handshakeTimeoutMilliseconds(context.environment) {

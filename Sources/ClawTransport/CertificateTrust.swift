@@ -1,0 +1,99 @@
+import ClawSystem
+import ClawCrypto
+import COpenSSL
+
+/// Where a `wss://` client finds the certificate authorities it trusts when no fingerprint is pinned.
+///
+/// Every source is added to one store; a chain verifies if any of them holds its root:
+/// - `extraBundles`: `--cacert`, then `NODE_EXTRA_CA_CERTS` (trusted in addition, as Node does);
+/// - `SSL_CERT_FILE` (a PEM bundle) and `SSL_CERT_DIR` (hashed directories, `:`-separated), read as
+///   OpenSSL reads them: each replaces its own default;
+/// - otherwise the system's store, found as Go's `crypto/x509` finds it, so the static tarball works on
+///   any distribution: the first *hashed* directory (`openssl rehash`; Debian, Ubuntu, Arch, openSUSE,
+///   Alpine) is used alone, one certificate read as verification asks for it, since it holds what the
+///   bundle holds; only without one is the first bundle file (Fedora, RHEL, CentOS, …) parsed whole.
+public struct CertificateTrust: Sendable, Equatable {
+    /// PEM bundles that must load (a user named them).
+    public var extraBundles: [String]
+    /// PEM bundles parsed whole when a connection is made; unreadable ones are skipped.
+    public var bundles: [String]
+    /// Hashed directories, looked up one issuer at a time.
+    public var directories: [String]
+
+    public init(extraBundles: [String] = [], bundles: [String] = [], directories: [String] = []) {
+        self.extraBundles = extraBundles
+        self.bundles = bundles
+        self.directories = directories
+    }
+
+    /// Bundle files, in the order they are looked for (OpenSSL's own default comes first).
+    static let wellKnownBundles = [
+        "/etc/ssl/certs/ca-certificates.crt",                // Debian, Ubuntu, Arch, Gentoo, Alpine
+        "/etc/pki/tls/certs/ca-bundle.crt",                  // Fedora, RHEL 6
+        "/etc/ssl/ca-bundle.pem",                            // openSUSE
+        "/etc/pki/tls/cacert.pem",                           // OpenELEC
+        "/etc/pki/ca-trust/extracted/pem/tls-ca-bundle.pem", // CentOS, RHEL 7+
+        "/etc/ssl/cert.pem",                                 // Alpine, macOS-like layouts
+    ]
+
+    /// Hashed directories, in the order they are looked for (OpenSSL's own default comes first).
+    static let wellKnownDirectories = [
+        "/etc/ssl/certs",                                    // Debian, Ubuntu, Arch, openSUSE, Alpine
+        "/etc/pki/ca-trust/extracted/pem/directory-hash",    // Fedora 37+, RHEL 9
+        "/etc/pki/tls/certs",                                // Fedora, RHEL (when hashed)
+    ]
+
+    /// The system's store as `environment` and this machine's files describe it, plus `extraBundles`.
+    public static func system(environment: Environment, extraBundles: [String] = []) -> CertificateTrust {
+        var trust = CertificateTrust(extraBundles: extraBundles)
+        let directoryVariable = TextTrim.nonEmpty(environment["SSL_CERT_DIR"])
+        if let directories = directoryVariable {
+            trust.directories = directories.split(separator: ":").map(String.init).filter { !$0.isEmpty }
+        } else if let found = firstHashedDirectory() {
+            trust.directories = [found]
+        }
+        if let file = TextTrim.nonEmpty(environment["SSL_CERT_FILE"]) {
+            trust.bundles = [file]
+        } else if !trust.directories.contains(where: isHashed) {
+            // The bundle holds what a hashed directory holds: parsed (the costly part) only without one.
+            trust.bundles = firstBundle().map { [$0] } ?? []
+        }
+        return trust
+    }
+
+    static func firstHashedDirectory() -> String? {
+        let openSSLDefault = X509_get_default_cert_dir().map { String(cString: $0) }
+        return ([openSSLDefault].compactMap { $0 } + wellKnownDirectories).first(where: isHashed)
+    }
+
+    static func firstBundle() -> String? {
+        let openSSLDefault = X509_get_default_cert_file().map { String(cString: $0) }
+        return ([openSSLDefault].compactMap { $0 } + wellKnownBundles).first(where: FileSystem.isReadableFile)
+    }
+
+    /// A directory OpenSSL can look issuers up in: it holds a `HHHHHHHH.N` name (8 hex digits, a dot, digits).
+    static func isHashed(_ directory: String) -> Bool {
+        FileSystem.directory(directory) { name in
+            let bytes = Array(name.utf8)
+            guard bytes.count >= 10, bytes[8] == UInt8(ascii: ".") else { return false }
+            let isHex = { (c: UInt8) in (c >= 48 && c <= 57) || (c >= 97 && c <= 102) }
+            return bytes[..<8].allSatisfy(isHex) && bytes[9...].allSatisfy { $0 >= 48 && $0 <= 57 }
+        }
+    }
+
+    /// Adds every source to the context's store; throws only for an extra bundle that does not load.
+    func install(into context: OpaquePointer) throws(TransportError) {
+        for directory in directories {
+            _ = SSL_CTX_load_verify_locations(context, nil, directory)
+        }
+        for bundle in bundles {
+            _ = SSL_CTX_load_verify_locations(context, bundle, nil)
+        }
+        ERR_clear_error()
+        for bundle in extraBundles {
+            guard SSL_CTX_load_verify_locations(context, bundle, nil) == 1 else {
+                throw .tls("cannot load the CA bundle \(bundle): \(CryptoError.drainOpenSSLErrors())")
+            }
+        }
+    }
+}
