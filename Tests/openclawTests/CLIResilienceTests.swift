@@ -131,6 +131,25 @@ import ClawJSON
         #expect(result.stderr.contains("gave up after 3 retries"))
     }
 
+    /// The reconnect rule's other half: a connection that carried a frame after hello-ok (here the answer
+    /// to its subscription, then cut as a proxy cuts an idle tunnel) was healthy, so every reconnect
+    /// waits the first attempt's delay again and `--max-retries` is never reached.
+    @Test func aHealthyConnectionResetsTheBackoff() throws {
+        let gateway = try GatewayFixture(["--fault", "drop-after:3"])
+        let watch = try gateway.cli.start(["watch", "--sessions", "--client-events", "--max-retries", "1",
+                                           "--backoff-base", "0.05", "--backoff-max", "5"])
+        #expect(watch.waitForStdout("\"event\":\"reconnected\"", count: 4, timeout: 60))
+        watch.send(signal: SIGINT)
+        let result = watch.finish(timeout: 20)
+        let events = result.stdout.split(separator: "\n").compactMap { try? JSONValue.parse(Array($0.utf8)) }
+            .filter { $0["type"]?.stringValue == "client" }
+        let delays = events.filter { $0["event"]?.stringValue == "disconnected" }.compactMap { $0["delayMs"]?.intValue }
+        #expect(delays.count >= 4, "\(result.stdout)")
+        // The first attempt's delay: the base plus at most a quarter of jitter.
+        #expect(delays.allSatisfy { $0 >= 50 && $0 <= 62 }, "\(delays)")
+        #expect(!result.stdout.contains("gave-up"), "\(result.stdout)")
+    }
+
     @Test(.notUnderQEMU("its connect limits (0.2 s) are sized for native speed; emulated, a handshake takes longer"))
     func connectFailuresCarryTheirCodeAndMessage() throws {
         let failing = try GatewayFixture(["--fault", "starting:2", "--tick-ms", "200"])

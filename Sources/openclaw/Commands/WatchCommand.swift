@@ -68,6 +68,8 @@ struct Watcher {
     private var printed = 0
     /// Delay asked for by a `shutdown` event, used once for the next reconnect.
     private var restartDelay: Double?
+    /// The connection being followed has delivered a frame since hello-ok (set by `follow`).
+    private var heardSinceHello = false
 
 
     init(context: CommandContext, options: SessionOptions) {
@@ -87,8 +89,11 @@ struct Watcher {
     }
 
     /// The state machine: connecting → connected → (lost) → reconnecting → connecting …
-    /// A connection lost before it was healthy for `healthyAfter` counts as a failed attempt, so a
-    /// gateway that accepts and drops at once meets a growing backoff and `--max-retries`.
+    /// The reconnect rule: a connection was healthy once the gateway sent anything after hello-ok (the
+    /// answer to a subscription, an event, a tick) or it stayed up `healthyAfter`; losing a healthy one
+    /// starts the backoff again from its base (a proxy that cuts idle tunnels is met promptly every
+    /// time, as the official clients reset after hello-ok). A connection lost before that counts as a
+    /// failed attempt, so a gateway that accepts and drops at once meets a growing backoff and `--max-retries`.
     mutating func run() throws {
         var failures = 0
         var everConnected = false
@@ -130,7 +135,8 @@ struct Watcher {
             context.sshTunnels.stopAll()
             everConnected = true
             guard reconnects else { throw lost }
-            let healthy = Deadline.now.nanoseconds - connectedAt.nanoseconds >= UInt64(Self.healthyAfter(hello) * 1e9)
+            let healthy = heardSinceHello
+                || Deadline.now.nanoseconds - connectedAt.nanoseconds >= UInt64(Self.healthyAfter(hello) * 1e9)
             if healthy {
                 failures = 0
             } else {
@@ -190,6 +196,7 @@ struct Watcher {
         var outer = SequenceTracker()
         var runs = RunSequences()
         var resyncID: String? = nil
+        heardSinceHello = false
         if isReconnect && resync {
             let params: JSONValue = [ChatField.sessionKey: .string(filter.session ?? "main")]
             do { resyncID = try session.send(method: GatewayMethod.chatHistory, params: params, deadline: context.deadline) } catch { return error }
@@ -210,6 +217,7 @@ struct Watcher {
             case .input: continue
             case .timeout: throw context.timeoutFailure("watching")
             case .frame(let frame):
+                heardSinceHello = true
                 if let id = frame.responseID {
                     if let method = subscriptions.removeValue(forKey: id), let error = frame.error {
                         if context.raw { context.printFrame(frame) }
