@@ -39,9 +39,11 @@ help:
 	@echo "make completions / make man  regenerate completions/ and man/ from the command table"
 
 build:
+	scripts/install-deps.sh build
 	$(SWIFT) build
 
 release:
+	scripts/install-deps.sh release
 	packaging/static-openssl.sh $(STATIC_OPENSSL)
 	$(RELEASE_ENV) $(SWIFT) build $(RELEASE_FLAGS)
 
@@ -64,6 +66,7 @@ check-layers:
 # The .deb (its own build, with the system's OpenSSL) and the tarball (the static release build),
 # checked by tests/package-test.sh: contents, lintian, and the binaries run from each.
 package-test: deb dist
+	scripts/install-deps.sh test
 	tests/package-test.sh $(PACKAGES) $(VERSION) $(DEB_REVISION) "$(COMMIT)"
 
 demo:
@@ -73,6 +76,7 @@ demo:
 
 # Release build, then the figures of the README's Benchmarks section (see bench/bench.py).
 bench: release deb-build
+	scripts/install-deps.sh bench
 	python3 bench/bench.py
 
 # Completion scripts and the man page are generated from the command table and committed;
@@ -121,6 +125,7 @@ deb: deb-build
 	packaging/build-deb.sh $(DEB_SCRATCH)/release/openclaw $(VERSION)-$(DEB_REVISION) $(PACKAGES)
 
 deb-build:
+	scripts/install-deps.sh release
 	OPENCLAW_COMMIT=$(COMMIT) $(SWIFT) build $(RELEASE_FLAGS) --product openclaw --scratch-path $(DEB_SCRATCH)
 
 # Portable tarball: the release build, a static PIE that needs nothing from the system.
@@ -130,6 +135,7 @@ dist: release
 # libFuzzer harnesses (fuzz/README.md): build into fuzz/bin, run each target for FUZZ_SECONDS.
 FUZZ_SECONDS ?= 60
 fuzz:
+	scripts/install-deps.sh build
 	FUZZ_SECONDS=$(FUZZ_SECONDS) fuzz/fuzz.sh all
 
 clean:
@@ -153,6 +159,7 @@ arm64:
 # tests that cannot hold under emulation skip themselves by name (OPENCLAW_TEST_EMULATION). Then the
 # package tests of the arm64 .deb and tarball, and the .deb installed with apt, in the cross-build root.
 test-arm64: arm64
+	scripts/install-deps.sh test
 	$(SWIFT) build --build-tests
 	OPENCLAW_TEST_PRODUCTS=$(ARM64_PRODUCTS) OPENCLAW_TEST_EMULATION=qemu $(SWIFT) test --skip-build --filter '$(ARM64_TESTS)'
 	OPENCLAW=$(ARM64_PRODUCTS)/openclaw SIMULATOR=$(ARM64_PRODUCTS)/openclaw-gateway-sim TLS_KINDS='rsa p384' \

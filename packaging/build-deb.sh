@@ -34,7 +34,8 @@ chmod 0644 "$root/usr/share/man/man1/openclaw.1.gz" "$root/usr/share/doc/opencla
 # beside it and the binary inside a tree with DEBIAN/).
 mkdir -p "$work/src/debian"
 printf 'Source: openclaw\n\nPackage: openclaw\nArchitecture: any\n' > "$work/src/debian/control"
-depends=$(cd "$work/src" && dpkg-shlibdeps -O "-e$root/usr/bin/openclaw" 2>"$work/shlibdeps.log" | sed -n 's/^shlibs:Depends=//p')
+command -v dpkg-shlibdeps >/dev/null || { echo "build-deb.sh: dpkg-shlibdeps is missing (Debian package dpkg-dev): scripts/install-deps.sh release installs it" >&2; exit 1; }
+depends=$(cd "$work/src" && dpkg-shlibdeps -O "-e$root/usr/bin/openclaw" 2>"$work/shlibdeps.log" | sed -n 's/^shlibs:Depends=//p') || true
 [ -n "$depends" ] || { cat "$work/shlibdeps.log" >&2; echo "build-deb.sh: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 
 # The maintainer signs the top changelog entry; DEB_MAINTAINER overrides it.

@@ -5,12 +5,11 @@ import ClawCrypto
 
 /// `gateway.remote.transport: "ssh"` end to end: the built `openclaw` opens its own `ssh -N -L` through a
 /// real `sshd` on loopback to the simulator, with a config written the official way. ssh reads
-/// `~/.ssh` from the password database's home, not from `$HOME`, so each `openclaw` runs in a private
-/// mount namespace whose `/etc/passwd` gives this account the test's throwaway home (`unshare`, as
-/// root): the machine's own `~/.ssh` is never read or written, and nothing is mounted over a directory
-/// that could hold the checkout or the binary under test.
-@Suite(.serialized, .enabled(if: PrivateMountNamespace.isAvailable,
-                             "needs root and mount namespaces (unshare --mount), which this machine does not allow"))
+/// `~/.ssh` from the password database's home, not from `$HOME`, so each `openclaw` (and the ssh it
+/// starts) sees the test's throwaway home there through nss_wrapper (`PasswordDatabaseOverride`): the
+/// machine's own `~/.ssh` is never read or written, and nothing is mounted. sshd needs root.
+@Suite(.serialized, .enabled(if: getuid() == 0, "needs root: the test's sshd runs as root (privilege separation)"),
+       .enabled(if: PasswordDatabaseOverride.library != nil, "needs nss_wrapper (Debian package libnss-wrapper, which make deps installs)"))
 struct CLISSHTunnelTests {
     /// An sshd, a simulator behind it, and a CLI home whose config reaches the simulator through the sshd.
     struct Tunnel {
@@ -55,11 +54,8 @@ struct CLISSHTunnelTests {
 
         /// Starts `openclaw` with the test's home as the account's home (see the suite's note).
         func start(_ arguments: [String]) throws -> CLIProcess {
-            let passwd = try PrivateMountNamespace.passwd(home: cli.home)
-            let script = "mount --bind '\(passwd.path)' /etc/passwd && exec \"$0\" \"$@\""
-            return try CLIProcess(
-                ["--mount", "--propagation", "private", "/bin/sh", "-c", script, BuiltProducts.executable("openclaw").path] + arguments,
-                environment: cli.variables, executable: URL(fileURLWithPath: PrivateMountNamespace.unshare))
+            let environment = cli.variables.merging(try PasswordDatabaseOverride.variables(home: cli.home)) { $1 }
+            return try CLIProcess(arguments, environment: environment)
         }
 
         func run(_ arguments: [String], timeout: Double = 60) throws -> CLIResult {

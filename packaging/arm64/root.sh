@@ -37,7 +37,8 @@ echo "arm64: Debian's Swift and the arm64 libraries (apt, about 1 GB)"
 chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive sh -ec "
     dpkg --add-architecture arm64
     apt-get update -qq
-    apt-get install -y -qq --no-install-recommends $(echo $native $foreign) >/dev/null 2>>/var/log/openclaw-apt.log
+    apt-get install -y -qq --no-install-recommends $(echo $native $foreign) >/dev/null 2>>/var/log/openclaw-apt.log \
+        || { tail -n 20 /var/log/openclaw-apt.log >&2; exit 1; }
     cd /tmp && apt-get download -qq swiftlang:arm64
     mkdir -p /opt/swift-aarch64
     dpkg-deb --fsys-tarfile /tmp/swiftlang_*_arm64.deb \

@@ -27,7 +27,7 @@ final class SSHServer: @unchecked Sendable {
             throw SSHTestError(description: "\(tool) is missing: install openssh-server and openssh-client (.ci/run installs them)")
         }
         guard getuid() == 0 else {
-            throw SSHTestError(description: "the SSH tunnel tests run as root (sshd's privilege separation, a private mount namespace)")
+            throw SSHTestError(description: "the SSH tunnel tests run as root (sshd's privilege separation)")
         }
         // sshd's privilege-separation directory; a fresh install has it only once the service ran.
         try FileManager.default.createDirectory(atPath: "/run/sshd", withIntermediateDirectories: true,
