@@ -73,6 +73,9 @@ history_ok() { # BINARY URL [ARGS...]: a history request with an empty environme
     [[ $out == *'"type":"res"'*'"ok":true'* ]] || { echo "unexpected output: $out"; return 1; }
 }
 
+# A public-style PKI for the wss:// checks (Tests/RealWorld/make-pki.sh).
+"$repo/Tests/RealWorld/make-pki.sh" "$scratch/pki" p256 >/dev/null 2>&1 || fail "a test PKI made with openssl"
+
 echo "# $deb"
 if [ ! -f "$deb" ]; then fail "the .deb exists" "$deb missing: run make deb"; else
     listing=$(dpkg-deb -c "$deb" | awk '$1 !~ /^d/ {print $1, $2, $6}' | sort -k3)
@@ -126,6 +129,10 @@ LIST
     if start_simulator; then
         check "deb: the unpacked binary fetches history from the simulator" history_ok "$root/usr/bin/openclaw" "$url"
     else fail "deb: simulator started"; fi
+    if [ -f "$scratch/pki/root.pem" ] && start_simulator --tls-cert "$scratch/pki/fullchain.pem" --tls-key "$scratch/pki/key.pem"; then
+        check "deb: the unpacked binary verifies a CA chain over wss:// (system OpenSSL)" \
+            history_ok "$root/usr/bin/openclaw" "$url" --cacert "$scratch/pki/root.pem"
+    else fail "deb: TLS simulator started"; fi
 fi
 
 echo "# $tarball"
@@ -156,15 +163,14 @@ LIST
     if start_simulator; then
         check "tarball: env -i openclaw history over ws://" history_ok "$binary" "$url"
     else fail "tarball: simulator started (ws://)"; fi
-    # TLS through the statically linked OpenSSL: a throw-away certificate for 127.0.0.1.
-    if openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 -subj /CN=127.0.0.1 \
-        -addext subjectAltName=IP:127.0.0.1 -keyout "$scratch/key.pem" -out "$scratch/cert.pem" >/dev/null 2>&1 \
-        && start_simulator --tls-cert "$scratch/cert.pem" --tls-key "$scratch/key.pem"; then
-        check "tarball: env -i openclaw history over wss:// (static OpenSSL, --cacert)" \
-            history_ok "$binary" "$url" --cacert "$scratch/cert.pem"
-        ssl_cert_file_ok() { # the README's advice for distributions that keep CAs elsewhere
+    # TLS through the statically linked OpenSSL, against a chain as public CAs issue them (root ->
+    # intermediate -> leaf): every CA signature is checked, unlike a self-signed certificate's.
+    if [ -f "$scratch/pki/root.pem" ] && start_simulator --tls-cert "$scratch/pki/fullchain.pem" --tls-key "$scratch/pki/key.pem"; then
+        check "tarball: env -i openclaw history over wss:// (static OpenSSL, a CA chain, --cacert)" \
+            history_ok "$binary" "$url" --cacert "$scratch/pki/root.pem"
+        ssl_cert_file_ok() { # the trust of a distribution that keeps CAs elsewhere
             local state; state=$(mktemp -d -p "$scratch")
-            env -i SSL_CERT_FILE="$scratch/cert.pem" "$binary" history --url "$url" --token package-test-token \
+            env -i SSL_CERT_FILE="$scratch/pki/root.pem" "$binary" history --url "$url" --token package-test-token \
                 --state-dir "$state" >/dev/null
         }
         check "tarball: SSL_CERT_FILE names the trusted certificates for the static OpenSSL" ssl_cert_file_ok

@@ -71,15 +71,20 @@ public struct CertificateTrust: Sendable, Equatable {
         return ([openSSLDefault].compactMap { $0 } + wellKnownBundles).first(where: FileSystem.isReadableFile)
     }
 
-    /// A directory OpenSSL can look issuers up in: it holds a `HHHHHHHH.N` name (8 hex digits, a dot, digits).
+    /// A directory OpenSSL can look issuers up in: it holds a `HHHHHHHH.N` name (8 hex digits, a dot,
+    /// digits) that leads to a readable file (a copied `/etc/ssl/certs` keeps links that lead nowhere).
     static func isHashed(_ directory: String) -> Bool {
         FileSystem.directory(directory) { name in
             let bytes = Array(name.utf8)
             guard bytes.count >= 10, bytes[8] == UInt8(ascii: ".") else { return false }
             let isHex = { (c: UInt8) in (c >= 48 && c <= 57) || (c >= 97 && c <= 102) }
             return bytes[..<8].allSatisfy(isHex) && bytes[9...].allSatisfy { $0 >= 48 && $0 <= 57 }
+                && FileSystem.isReadableFile(directory + "/" + name)
         }
     }
+
+    /// No system store was found and none was named: only extra bundles, if any.
+    var hasNoStore: Bool { bundles.isEmpty && directories.isEmpty }
 
     /// Adds every source to the context's store; throws only for an extra bundle that does not load.
     func install(into context: OpaquePointer) throws(TransportError) {

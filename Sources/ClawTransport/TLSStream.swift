@@ -58,9 +58,10 @@ package final class TLSStream: ByteStream, @unchecked Sendable {
             tcp.close()
             throw .tls("a SHA-256 fingerprint has 32 bytes, not \(pin.count)")
         }
+        var trust = CertificateTrust()
         if options.pinnedSHA256 == nil {
             // Trust is looked up only when the chain is checked (a pin replaces it).
-            var trust = options.trust ?? .system(environment: .current())
+            trust = options.trust ?? .system(environment: .current())
             if let path = options.caBundlePath { trust.extraBundles.insert(path, at: 0) }
             do throws(TransportError) {
                 try trust.install(into: context)
@@ -92,6 +93,10 @@ package final class TLSStream: ByteStream, @unchecked Sendable {
             try stream.handshake(deadline: deadline, isClient: true, host: host)
         } catch {
             stream.close()
+            if case .certificateRejected(let host, let detail, false) = error, options.pinnedSHA256 == nil, trust.hasNoStore {
+                throw .certificateRejected(host: host, detail: detail + "; no CA store was found on this machine"
+                    + " (install the ca-certificates package, or name a bundle with SSL_CERT_FILE)", nameMismatch: false)
+            }
             throw error
         }
         if let pin = options.pinnedSHA256 {

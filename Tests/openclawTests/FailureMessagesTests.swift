@@ -71,6 +71,8 @@ import ClawSession
             (.handshakeTimedOut(url: "ws://h:1", waitingFor: nil, limitSeconds: 2.5), "timed out connecting to ws://h:1 (--connect-timeout 2.5)", .timeout),
             (.handshakeTimedOut(url: "ws://h:1", waitingFor: "hello-ok", limitSeconds: 10),
              "timed out waiting for hello-ok from ws://h:1 (--connect-timeout 10)", .timeout),
+            (.upgradeRejected(httpStatus: 502, statusLine: "HTTP/1.1 502 Bad Gateway", sentEdgeAuth: false),
+             "a proxy in front of the gateway answered the WebSocket upgrade with HTTP 502 (HTTP/1.1 502 Bad Gateway): the gateway behind it is down, starting or unreachable", .connection),
             (.protocolError("bad frame"), "bad frame", .protocolError),
             (.unavailable("gateway unavailable: starting", retryAfterMs: 500), "gateway unavailable: starting", .connection),
             (.invalidRequest("too large"), "too large", .usage),

@@ -38,6 +38,10 @@ enum FailureMessages {
             let hint = !proxy ? ""
                 : sentEdgeAuth ? "; an identity-aware proxy refused the headers of gateway.remote.edgeAuth: check their values"
                 : "; an identity-aware proxy (Cloudflare Access or similar) may be in front of the gateway: give it the headers it needs in gateway.remote.edgeAuth"
+            // 502, 503 and 504 come from a proxy in front of the gateway, about the gateway behind it.
+            if (502...504).contains(status) {
+                return "a proxy in front of the gateway answered the WebSocket upgrade with HTTP \(status) (\(line)): the gateway behind it is down, starting or unreachable"
+            }
             return "the gateway rejected the WebSocket upgrade (HTTP \(status)): \(line)\(hint)"
         case .certificateRejected(let host, let detail, let nameMismatch):
             let hint = nameMismatch
