@@ -2,12 +2,32 @@ import Glibc
 
 /// `poll(2)` on one descriptor with a deadline, retrying on EINTR: every blocking wait in the transport goes through it.
 public enum Poll {
-    /// Waits until `fd` reports one of `events` (or an error/hang-up); `false` when `deadline` passes first.
+    /// Set by `interruptible`: a descriptor whose readability ends every `wait` as if its deadline had
+    /// passed. A single-threaded command's signal pipe, while it connects.
+    nonisolated(unsafe) private static var interruptDescriptor: Int32 = -1
+
+    /// Runs `body` with every `wait` also ending once `descriptor` is readable (a signal's self-pipe),
+    /// so that a connect, a TLS handshake or an upgrade on a dead link does not hold up Ctrl-C; the
+    /// caller tells the interruption from a timeout by its own signal state.
+    public static func interruptible<T, E: Error>(by descriptor: Int32, _ body: () throws(E) -> T) throws(E) -> T {
+        let previous = interruptDescriptor
+        interruptDescriptor = descriptor
+        defer { interruptDescriptor = previous }
+        return try body()
+    }
+
+    /// Waits until `fd` reports one of `events` (or an error/hang-up); `false` when `deadline` passes
+    /// first (or the `interruptible` descriptor becomes readable).
     public static func wait(fd: Int32, events: Int16, deadline: Deadline) throws(TransportError) -> Bool {
         while true {
-            var entry = pollfd(fd: fd, events: events, revents: 0)
-            let result = Glibc.poll(&entry, 1, deadline.pollTimeout)
-            if result > 0 { return true }
+            var entries = (pollfd(fd: fd, events: events, revents: 0),
+                           pollfd(fd: interruptDescriptor, events: Int16(POLLIN), revents: 0))
+            let count: nfds_t = interruptDescriptor >= 0 ? 2 : 1
+            // A homogeneous tuple is laid out as a C array of its elements.
+            let result = withUnsafeMutableBytes(of: &entries) {
+                Glibc.poll($0.baseAddress!.assumingMemoryBound(to: pollfd.self), count, deadline.pollTimeout)
+            }
+            if result > 0 { return entries.0.revents != 0 }
             if result == 0 {
                 // poll rounds to milliseconds: only give up once the deadline has really passed.
                 if deadline.hasPassed { return false }

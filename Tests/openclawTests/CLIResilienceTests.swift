@@ -131,6 +131,31 @@ import ClawJSON
         #expect(result.stderr.contains("gave up after 3 retries"))
     }
 
+    /// A gateway whose TCP port accepts (the kernel completes the handshake) but never answers the
+    /// upgrade, as over a dead link: Ctrl-C ends the connect at once with 130, not at --connect-timeout.
+    @Test func aSignalEndsAConnectThatHangs() throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(listener >= 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0 }
+        }
+        try #require(bound && listen(listener, 8) == 0)
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let history = try CLIEnvironment(url: "ws://127.0.0.1:\(port)", token: "t").start(["history", "--connect-timeout", "120"])
+        // The client's connection waits in the backlog: the listening socket turns readable.
+        var entry = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+        try #require(poll(&entry, 1, 30_000) == 1)
+        history.send(signal: SIGINT)
+        let result = history.finish(timeout: 60)
+        #expect(result.status == 130, "\(result.stderr)")
+        #expect(result.stderr == "openclaw: error: interrupted while connecting\n", "\(result.stderr)")
+    }
+
     /// The reconnect rule's other half: a connection that carried a frame after hello-ok (here the answer
     /// to its subscription, then cut as a proxy cuts an idle tunnel) was healthy, so every reconnect
     /// waits the first attempt's delay again and `--max-retries` is never reached.

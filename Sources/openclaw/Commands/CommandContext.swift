@@ -79,9 +79,15 @@ struct CommandContext {
         var session: GatewaySession
         while true {
             do {
-                session = try GatewaySession.open(options, deadline: min(deadline, .after(seconds: options.connectTimeout)))
+                // A signal ends the connect's waits too (a dead link would hold it until --connect-timeout).
+                session = try Poll.interruptible(by: signals.descriptor) { () throws(GatewayError) in
+                    try GatewaySession.open(options, deadline: min(deadline, .after(seconds: options.connectTimeout)))
+                }
                 break
             } catch {
+                if signals.received != 0 {
+                    throw CommandFailure(ExitStatus(signal: signals.received), "interrupted while connecting")
+                }
                 try waits.wait(after: error)
             }
         }
