@@ -64,17 +64,17 @@ check-layers:
 	python3 scripts/check-layers-test.py
 
 # The .deb (its own build, with the system's OpenSSL) and the tarball (the static release build),
-# checked by tests/package-test.sh: contents, lintian, and the binaries run from each.
+# checked by packaging/package-test.sh: contents, lintian, and the binaries run from each.
 package-test: deb dist
 	scripts/install-deps.sh test
-	tests/package-test.sh $(PACKAGES) $(VERSION) $(DEB_REVISION) "$(COMMIT)"
+	packaging/package-test.sh $(PACKAGES) $(VERSION) $(DEB_REVISION) "$(COMMIT)"
 
 demo:
 	scripts/install-deps.sh build
 	$(SWIFT) build
 	scripts/demo.sh
 
-# Release build, then the figures of the README's Benchmarks section (see bench/bench.py).
+# Release build, then the figures of bench/README.md (see bench/bench.py).
 bench: release deb-build
 	scripts/install-deps.sh bench
 	python3 bench/bench.py
@@ -120,7 +120,7 @@ uninstall:
 	rm -f $(INSTALLED)
 
 # Debian package: binary (the system's OpenSSL and glibc, linked dynamically), man page, completions,
-# copyright, changelog. The simulator is not packaged (README, Install).
+# copyright, changelog. The simulator is not packaged (packaging/README.md).
 deb: deb-build
 	packaging/build-deb.sh $(DEB_SCRATCH)/release/openclaw $(VERSION)-$(DEB_REVISION) $(PACKAGES)
 
@@ -143,7 +143,7 @@ clean:
 	rm -rf $(ARM64) .build .build-deb .build-openssl-static .build-release-tests .build-pkg $(PACKAGES)
 
 # Linux arm64 (aarch64): cross-built at native speed with Debian's Swift (trixie) against the arm64
-# libraries of a cached Debian root (packaging/arm64/; README, Platforms). Needs root (debootstrap, chroot,
+# libraries of a cached Debian root (packaging/arm64/; packaging/README.md, Platforms). Needs root (debootstrap, chroot,
 # binfmt_misc); every mount is undone on every path.
 ARM64 := .build-arm64
 ARM64_PRODUCTS := $(CURDIR)/$(ARM64)/static/aarch64-unknown-linux-gnu/release
@@ -166,5 +166,5 @@ test-arm64: arm64
 		Tests/RealWorld/run.sh tls-chain
 	packaging/arm64/in-root.sh $(ARM64)/root \
 		DEB_ARCH=arm64 DIST_ARCH=aarch64 OBJDUMP=aarch64-linux-gnu-objdump SIMULATOR=/src/$(ARM64)/static/aarch64-unknown-linux-gnu/release/openclaw-gateway-sim \
-		tests/package-test.sh $(PACKAGES) $(VERSION) $(DEB_REVISION) "$(COMMIT)"
+		packaging/package-test.sh $(PACKAGES) $(VERSION) $(DEB_REVISION) "$(COMMIT)"
 	packaging/arm64/in-root.sh $(ARM64)/root packaging/arm64/install-test.sh $(PACKAGES)/openclaw_$(VERSION)-$(DEB_REVISION)_arm64.deb

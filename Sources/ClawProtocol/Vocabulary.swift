@@ -1,6 +1,18 @@
 /// The gateway's words, defined once for the client and the simulator (docs/protocol.md §2, §7).
 /// Names the protocol spells as strings stay strings here, but a typo becomes a compile error.
 
+/// `type` of a frame.
+public enum GatewayFrameType {
+    public static let request = "req"
+    public static let response = "res"
+    public static let event = "event"
+}
+
+/// The session key every gateway has, its default `mainKey`.
+public enum MainSession {
+    public static let key = "main"
+}
+
 /// Method names sent in `req.method`.
 public enum GatewayMethod {
     public static let connect = "connect"

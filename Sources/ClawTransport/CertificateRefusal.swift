@@ -46,7 +46,7 @@ enum CertificateRefusal {
         }
         var buffer = [CChar](repeating: 0, count: 256)
         guard X509_NAME_oneline(name, &buffer, 256) != nil else { return "an unnamed authority" }
-        return String(cString: buffer)
+        return String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     private static func time(_ value: UnsafePointer<ASN1_TIME>?) -> String {

@@ -157,69 +157,18 @@ struct UsageError: Error, CustomStringConvertible {
 }
 
 extension SimulatorOptions {
-    static let helpText = """
+    static let helpText = header + "\n" + SimulatorFlag.all.flatMap(\.helpLines).joined(separator: "\n") + "\n" + details
+
+    private static let header = """
         usage: openclaw-gateway-sim [options]
 
         A faithful OpenClaw Gateway simulator for tests, demos and benchmarks.
         The first stdout line is `listening on ws://HOST:PORT` (wss with TLS).
 
-          --port N                 port to listen on (0 = any free port; default 18789)
-          --host HOST              address to bind (default 127.0.0.1)
-          --protocol 3|4           protocol generation to speak (default 4)
-          --token TOKEN            require this shared gateway token
-          --password PASSWORD      require this gateway password (instead of a token)
-          --tick-ms MS             tick interval, also hello-ok.policy.tickIntervalMs (default 30000)
-          --tls-cert PATH          PEM certificate: serve wss:// (needs --tls-key)
-          --edge-auth NAME=VALUE   act as an identity-aware proxy: answer an upgrade that lacks this
-                                   header (repeatable) with 302 to a login page
-          --tls-key PATH           PEM private key for --tls-cert
-          --log FILE               append every frame in and out as NDJSON {"dir","conn","frame"}
-          --require-pairing        behave like a remote gateway: unknown devices need approval
-          --approve DEVICE_ID      pre-approve a device id (repeatable)
-          --reply MODE             echo | lorem:N | error | slow | retry:N (default echo); error ends
-                                   the run in state error with errorKind and errorDetail (v4);
-                                   retry:N (1-9) first sends N status events (phase starting_model,
-                                   retry {attempt, maxAttempts N+1, reason rate_limit}; v4), then echoes
-          --delta-ms MS            pause between streamed deltas (default 5)
-          --restart-ms MS          shutdown.restartExpectedMs on SIGTERM/SIGINT (default null)
-          --suspended              start suspended: connects are answered UNAVAILABLE (retryable,
-                                   retryAfterMs 1000, details {reason, phase}) and closed 1013,
-                                   requests but health are refused UNAVAILABLE, until SIGUSR2
-          --suspend-reason REASON  details.reason while suspended: gateway-suspending (default),
-                                   gateway-restarting or startup-sidecars
-          --suspend-ms MS          a suspension (--suspended, SIGUSR1) ends by itself after MS
-          --ping-ms MS             keepalive: ping each client MS after its last pong (or hello-ok);
-                                   the log gets {"dir":"ping","conn":N} when a ping is written and
-                                   {"dir":"pong","conn":N} when a pong arrives
-          --pong-timeout-ms MS     drop a client (no close frame) whose pong has not come MS after
-                                   its ping was written, logged {"dir":"dropped","conn":N,...}
-                                   (default 25000)
-          --operator-access-file PATH  an access policy: operators are let in only while PATH exists;
-                                   otherwise FORBIDDEN details.code OPERATOR_ACCESS_DENIED, close 1008
-          --pairing-wait-any-client  honour caps device-pairing-wait for every client id (default:
-                                   the Control UI's only, openclaw-control-ui, as the gateway does)
-          --pairing-ttl-ms MS      pending pairing requests expire after MS (decision expired)
-          --handshake-timeout-ms MS  close sockets that do not connect in time (default 15000, v3 10000)
-          --max-buffered-bytes B   policy.maxBufferedBytes and slow-consumer limit (default 52428800)
-          --fault KIND             drop-after:N | garbage | bad-json | stop-ticks | oversize |
-                                   fragment | ping | binary | starting:N | seq-gap:N |
-                                   restarting:N (the first N requests but health refused
-                                   UNAVAILABLE gateway-restarting) | close-1013:N (the first N
-                                   connections closed 1013 right after the upgrade) (repeatable)
-          --blast N                after hello-ok, send N pre-encoded chat delta events at full speed
-          --blast-bytes B          approximate size of each blast event (default 200)
-          --history-fixture N:BYTES  preload N messages of BYTES characters into session main
-          --script FILE            replay FILE as every chat.send (and agent) run instead of --reply
-          --write-rate-limit N     at most N control-plane writes (chat.send, chat.abort, chat.inject,
-                                   agent) per window, method and client; more are refused UNAVAILABLE
-                                   retryable with retryAfterMs; replays of a known idempotencyKey
-                                   neither count nor are refused (default off; the gateway's is 30)
-          --write-rate-window-ms MS  the window of --write-rate-limit (default 60000)
-          --attachment-max-bytes B   decoded size limit of each chat.send attachment; announced in
-                                   hello-ok.policy.attachments (v4) (default off: no check)
-          --attachment-max-image-bytes B  the same for image/* attachments (default: the one above,
-                                   which defaults to 5000000 when only this one is given)
-          -h, --help               show this help
+        """
+
+    /// What `--help` says after the options: the script format and the gateway behaviours simulated.
+    private static let details = """
 
         Script files (--script): a JSON array of steps, played in order for each chat.send after
         its `started` ack, to every connection that may read chat events. One kind per step:
@@ -281,93 +230,27 @@ extension SimulatorOptions {
     static func parse(_ arguments: [String]) throws(UsageError) -> SimulatorOptions? {
         var options = SimulatorOptions()
         var index = 0
-        func value(_ flag: String, inline: String?) throws(UsageError) -> String {
-            if let inline { return inline }
-            index += 1
-            guard index < arguments.count else { throw UsageError("\(flag) needs a value") }
-            return arguments[index]
-        }
-        func integer(_ flag: String, _ text: String, min: Int = 0, max: Int = Int.max) throws(UsageError) -> Int {
-            guard let n = Int(text), n >= min, n <= max else {
-                throw UsageError("\(flag): expected an integer \(min)...\(max == Int.max ? "" : String(max)), got '\(text)'")
-            }
-            return n
-        }
         while index < arguments.count {
             let argument = arguments[index]
-            var flag = argument
+            var name = argument
             var inline: String? = nil
             if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-                flag = String(argument[..<equals])
+                name = String(argument[..<equals])
                 inline = String(argument[argument.index(after: equals)...])
             }
-            switch flag {
-            case "-h", "--help": return nil
-            case "--port": options.port = try integer(flag, value(flag, inline: inline), max: 65535)
-            case "--host": options.host = try value(flag, inline: inline)
-            case "--protocol":
-                let text = try value(flag, inline: inline)
-                guard text == "3" || text == "4" else { throw UsageError("--protocol: expected 3 or 4, got '\(text)'") }
-                options.protocolVersion = Int(text) ?? 4
-            case "--token": options.token = try value(flag, inline: inline)
-            case "--password": options.password = try value(flag, inline: inline)
-            case "--tick-ms": options.tickMs = try integer(flag, value(flag, inline: inline), min: 1)
-            case "--tls-cert": options.tlsCertPath = try value(flag, inline: inline)
-            case "--tls-key": options.tlsKeyPath = try value(flag, inline: inline)
-            case "--edge-auth":
-                let text = try value(flag, inline: inline)
-                guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
-                    throw UsageError("--edge-auth: expected NAME=VALUE, got '\(text)'")
+            guard let flag = SimulatorFlag.byName[name] else { throw UsageError("unknown option '\(argument)' (see --help)") }
+            guard let apply = flag.apply else { return nil }
+            var value = ""
+            if flag.placeholder != nil {
+                if let inline {
+                    value = inline
+                } else {
+                    index += 1
+                    guard index < arguments.count else { throw UsageError("\(name) needs a value") }
+                    value = arguments[index]
                 }
-                options.edgeAuth.append((String(text[..<equals]), String(text[text.index(after: equals)...])))
-            case "--log": options.logPath = try value(flag, inline: inline)
-            case "--require-pairing": options.requirePairing = true
-            case "--approve":
-                let id = try value(flag, inline: inline)
-                guard id.count == 64, id.utf8.allSatisfy({ Hex.isDigit($0) }) else {
-                    throw UsageError("--approve: expected a 64-hex-digit device id, got '\(id)'")
-                }
-                options.approvedDeviceIds.append(id.lowercased())
-            case "--reply": options.reply = try parseReply(value(flag, inline: inline))
-            case "--delta-ms": options.deltaMs = try integer(flag, value(flag, inline: inline))
-            case "--restart-ms": options.restartMs = try integer(flag, value(flag, inline: inline))
-            case "--handshake-timeout-ms":
-                options.handshakeTimeoutMs = try integer(flag, value(flag, inline: inline), min: 1)
-            case "--max-buffered-bytes":
-                options.maxBufferedBytes = try integer(flag, value(flag, inline: inline), min: 1024)
-            case "--script": options.script = try RunScript.load(path: value(flag, inline: inline))
-            case "--write-rate-limit": options.writeRateLimit = try integer(flag, value(flag, inline: inline), min: 1)
-            case "--write-rate-window-ms": options.writeRateWindowMs = try integer(flag, value(flag, inline: inline), min: 1)
-            case "--attachment-max-bytes":
-                options.attachmentMaxBytes = try integer(flag, value(flag, inline: inline), min: 1)
-            case "--attachment-max-image-bytes":
-                options.attachmentMaxImageBytes = try integer(flag, value(flag, inline: inline), min: 1)
-            case "--suspended": options.startSuspended = true
-            case "--suspend-reason":
-                let reason = try value(flag, inline: inline)
-                guard ["gateway-suspending", "gateway-restarting", "startup-sidecars"].contains(reason) else {
-                    throw UsageError("--suspend-reason: expected gateway-suspending, gateway-restarting or startup-sidecars, got '\(reason)'")
-                }
-                options.suspendReason = reason
-            case "--suspend-ms": options.suspendMs = try integer(flag, value(flag, inline: inline), min: 1)
-            case "--ping-ms": options.pingMs = try integer(flag, value(flag, inline: inline), min: 1)
-            case "--pong-timeout-ms": options.pongTimeoutMs = try integer(flag, value(flag, inline: inline), min: 1)
-            case "--operator-access-file": options.operatorAccessFile = try value(flag, inline: inline)
-            case "--pairing-wait-any-client": options.pairingWaitAnyClient = true
-            case "--pairing-ttl-ms": options.pairingTTLMs = try integer(flag, value(flag, inline: inline), min: 1)
-            case "--fault": options.faults.append(try parseFault(value(flag, inline: inline)))
-            case "--blast": options.blastCount = try integer(flag, value(flag, inline: inline))
-            case "--blast-bytes": options.blastBytes = try integer(flag, value(flag, inline: inline), min: 1, max: 16 * 1024 * 1024)
-            case "--history-fixture":
-                let text = try value(flag, inline: inline)
-                let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-                guard parts.count == 2, let n = Int(parts[0]), let bytes = Int(parts[1]), n >= 0, bytes >= 1,
-                      bytes <= 1_000_000
-                else { throw UsageError("--history-fixture: expected N:BYTES, got '\(text)'") }
-                options.historyFixture = (n, bytes)
-            default:
-                throw UsageError("unknown option '\(argument)' (see --help)")
             }
+            try apply(&options, name, value)
             index += 1
         }
         if (options.tlsCertPath == nil) != (options.tlsKeyPath == nil) {

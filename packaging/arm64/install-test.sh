@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # install-test.sh DEB: in the cross-build root (arm64 is a foreign architecture there), installs the
 # arm64 .deb with apt, which pulls its arm64 dependencies, runs the installed binary (through QEMU), and
-# removes it again. Prints ok / not ok lines like tests/package-test.sh.
+# removes it again. Prints ok / not ok lines like packaging/package-test.sh.
 set -uo pipefail
 deb=$1
 if DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "./$deb" >/tmp/install-test.log 2>&1; then

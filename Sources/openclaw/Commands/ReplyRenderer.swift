@@ -1,6 +1,6 @@
 import ClawProtocol
 
-/// How `send -o text` shows a reply (the contract is in the README):
+/// How `send -o text` shows a reply (the contract is in docs/cli.md, Text mode):
 /// - stdout not a terminal: the final reply text once, then one newline, whatever the deltas did;
 /// - `--stream` on a pipe: append-only, a rewritten text restarts on its own line at the end;
 /// - a terminal: live, redrawing what was drawn when the gateway replaces the text.

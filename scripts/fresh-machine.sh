@@ -9,7 +9,7 @@
 # timed, with the disk the clone uses. It fails when either fails, when the SSH tunnel suite did not
 # run, or when anything is left mounted. The base root is cached in .build-fresh/ (FRESH=1 remakes it);
 # each run starts from a new copy of it. Root only (chroot, mounts); about half an hour on 2 cores.
-# Every mount is undone on every path out. Run it with `sudo tests/fresh-machine.sh`.
+# Every mount is undone on every path out. Run it with `sudo scripts/fresh-machine.sh`.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 work=$repo/.build-fresh
