@@ -308,8 +308,8 @@ def tls_cost(env, results):
 
 
 def make_state_database(state):
-    """`<state>/state/openclaw.sqlite` with the official schema (tests/fixtures), in WAL mode."""
-    schema = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "fixtures", "official-state-schema.sql")
+    """`<state>/state/openclaw.sqlite` with the official schema (Tests/Fixtures), in WAL mode."""
+    schema = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Fixtures", "official-state-schema.sql")
     os.makedirs(os.path.join(state, "state"), mode=0o700)
     db = sqlite3.connect(os.path.join(state, "state", "openclaw.sqlite"), isolation_level=None)
     db.executescript("PRAGMA page_size = 4096; PRAGMA auto_vacuum = INCREMENTAL; PRAGMA journal_mode = WAL;")

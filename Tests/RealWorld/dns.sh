@@ -3,7 +3,7 @@
 # (a private /etc/resolv.conf, nsswitch.conf and hosts in a mount namespace of its own, as root): a
 # name only it knows, an IPv6-only name, a name whose first address refuses, a name that does not
 # exist (NXDOMAIN), /etc/hosts and nsswitch.conf; for the dynamic build and the static one, whose
-# glibc is linked in (README, Platforms: the static binaries' NSS catch).
+# glibc is linked in (packaging/README.md, Platforms: the static binaries and NSS).
 #
 # OPENCLAW_STATIC  the static release build, tested beside OPENCLAW (default: .build/release/openclaw)
 # DNSMASQ          the DNS server (default: /usr/sbin/dnsmasq, Debian's dnsmasq-base)

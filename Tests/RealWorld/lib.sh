@@ -1,4 +1,4 @@
-# lib.sh: what the real-world suites share (sourced). TAP-style lines, as tests/package-test.sh prints
+# lib.sh: what the real-world suites share (sourced). TAP-style lines, as packaging/package-test.sh prints
 # them: `ok - NAME`, `not ok - NAME` with the evidence indented, `ok - NAME # SKIP why`.
 #
 # OPENCLAW    the client under test (default: the debug build)

@@ -50,18 +50,9 @@ import ClawTransport
     }
 
     @Test func tlsServesWss() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sim-tls-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let cert = directory.appendingPathComponent("cert.pem").path, key = directory.appendingPathComponent("key.pem").path
-        let openssl = Process()
-        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        openssl.arguments = ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                             "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=localhost"]
-        openssl.standardError = Pipe()
-        try openssl.run()
-        openssl.waitUntilExit()
-        try #require(openssl.terminationStatus == 0)
+        let certificate = try TestCertificate(subjectAltName: nil, days: 1)
+        defer { try? FileManager.default.removeItem(at: certificate.directory) }
+        let cert = certificate.cert, key = certificate.key
         let sim = try SimulatorProcess(["--tls-cert", cert, "--tls-key", key])
         #expect(sim.url.hasPrefix("wss://127.0.0.1:"))
         // Pin the certificate so the self-signed leaf is accepted.

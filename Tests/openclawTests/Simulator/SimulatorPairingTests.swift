@@ -1,7 +1,10 @@
 import Foundation
 import Testing
+import ClawJSON
+import ClawProtocol
 
-/// Pairing, device tokens and the scopes a connection ends up with (docs/protocol.md §3.5, §3.6).
+/// Pairing, device tokens and the scopes a connection ends up with (docs/protocol.md §3.5, §3.6), and the
+/// pairing wait: a client that advertises it waits on the open socket for the approval, rejection or expiry.
 @Suite(.serialized) struct SimulatorPairingTests {
     @Test func requirePairingRejectsUnknownDeviceV4WithRequestId() throws {
         let sim = try SimulatorProcess(["--token", "t", "--require-pairing"])
@@ -172,5 +175,79 @@ import Testing
         #expect(event["payload"]?["requestId"] == refused.details?["requestId"])
         #expect(event["payload"]?["publicKey"]?.stringValue == stranger.publicKeyBase64URL)
         #expect(throws: (any Error).self) { try reader.frame(timeout: 0.5) { $0["event"]?.stringValue?.hasPrefix("device.pair") == true } }
+    }
+
+    // MARK: the pairing wait
+
+    @Test func aControlUIWaitsOnTheOpenSocketForTheApproval() throws {
+        let (sim, admin) = try pairingGateway()
+        let device = try TestDevice()
+        let waiter = try TestGatewayClient(sim)
+        let refusal = try waiter.connect(waiting(device))
+        let details = try #require(refusal["error"]?["details"])
+        #expect(refusal["error"]?["code"] == "NOT_PAIRED")
+        #expect(details["waitForResolution"] == true)
+        let requestId = try #require(details["requestId"]?.stringValue)
+
+        let (approved, before) = try admin.callCollecting(GatewayMethod.devicePairApprove, ["requestId": .string(requestId)])
+        // Pairing-scope holders hear the decision too.
+        #expect(before.contains { $0["event"]?.stringValue == GatewayEventName.devicePairResolved && $0["payload"]?["decision"] == "approved" })
+        #expect(approved["payload"]?["requestId"]?.stringValue == requestId)
+        #expect(approved["payload"]?["device"]?["deviceId"]?.stringValue == device.id)
+        let (frames, code, _) = waiter.readUntilClosed()
+        #expect(frames.map { $0["event"] } == [.string(GatewayEventName.devicePairResolved)])
+        #expect(frames.first?["payload"]?["decision"] == "approved")
+        #expect(frames.first?["payload"]?["requestId"]?.stringValue == requestId)
+        #expect(code == 1000)
+        // Paired now: the next connect is let in.
+        #expect((try? TestGatewayClient(sim).handshake(waiting(device))) != nil)
+    }
+
+    @Test func theCLIClientIdIsAnsweredAsBeforeUnlessEveryClientIsHonoured() throws {
+        let (sim, _) = try pairingGateway()
+        let refused = try HandshakeRejection.probe(sim, waiting(try TestDevice(), clientId: "cli"))
+        #expect(refused.details?["code"] == "PAIRING_REQUIRED")
+        #expect(refused.details?["waitForResolution"] == nil)
+        #expect(refused.code == 1008)
+
+        let (everyone, _) = try pairingGateway(["--pairing-wait-any-client"])
+        let waiter = try TestGatewayClient(everyone)
+        #expect(try waiter.connect(waiting(try TestDevice(), clientId: "cli"))["error"]?["details"]?["waitForResolution"] == true)
+    }
+
+    @Test func rejectedExpiredAndSupersededDecisionsReachTheWaiters() throws {
+        let (sim, admin) = try pairingGateway(["--pairing-ttl-ms", "60000"])
+        let rejectedDevice = try TestDevice()
+        let rejected = try TestGatewayClient(sim)
+        let requestId = try #require(try rejected.connect(waiting(rejectedDevice))["error"]?["details"]?["requestId"]?.stringValue)
+        let answer = try admin.call(GatewayMethod.devicePairReject, ["requestId": .string(requestId)])
+        #expect(answer["payload"] == ["requestId": .string(requestId), "deviceId": .string(rejectedDevice.id)])
+        #expect(rejected.readUntilClosed().frames.first?["payload"]?["decision"] == "rejected")
+        #expect(try admin.call(GatewayMethod.devicePairApprove, ["requestId": .string(requestId)])["error"]?["message"] == "unknown requestId")
+
+        // Another request of the same device for other scopes replaces the first.
+        let device = try TestDevice()
+        let first = try TestGatewayClient(sim)
+        let firstId = try first.connect(waiting(device, scopes: ["operator.read"]))["error"]?["details"]?["requestId"]?.stringValue
+        let second = try TestGatewayClient(sim)
+        let secondId = try second.connect(waiting(device, scopes: ["operator.read", "operator.write"]))["error"]?["details"]?["requestId"]?.stringValue
+        #expect(firstId != nil && secondId != nil && firstId != secondId)
+        #expect(first.readUntilClosed().frames.first?["payload"]?["decision"] == "superseded")
+        second.close()
+
+        let (expiring, _) = try pairingGateway(["--pairing-ttl-ms", "200"])
+        let late = try TestGatewayClient(expiring)
+        _ = try late.connect(waiting(try TestDevice()))
+        #expect(late.readUntilClosed().frames.first?["payload"]?["decision"] == "expired")
+    }
+
+    @Test func aRequestWhileWaitingEndsTheWaitWith1008() throws {
+        let (sim, _) = try pairingGateway()
+        let waiter = try TestGatewayClient(sim)
+        _ = try waiter.connect(waiting(try TestDevice()))
+        try waiter.request(GatewayMethod.health)
+        let (frames, code, _) = waiter.readUntilClosed()
+        #expect(frames.isEmpty)
+        #expect(code == 1008)
     }
 }

@@ -147,6 +147,29 @@ import ClawProtocol
         #expect(try validator.violations(of: subscribed, against: "#/$defs/results/sessions.messages.subscribe") != [])
     }
 
+    @Test func anOctoberSessionConformsToTheSchema() throws {
+        let (sim, admin) = try pairingGateway(["--fault", "restarting:1"])
+        _ = try admin.call(GatewayMethod.chatHistory, ["sessionKey": "main"])  // refused: restarting
+        let waiter = try TestGatewayClient(sim)
+        let id = try #require(try waiter.connect(waiting(try TestDevice()))["error"]?["details"]?["requestId"]?.stringValue)
+        _ = try admin.call(GatewayMethod.devicePairApprove, ["requestId": .string(id)])
+        _ = waiter.readUntilClosed()
+        let other = try TestGatewayClient(sim)
+        let otherId = try #require(try other.connect(waiting(try TestDevice()))["error"]?["details"]?["requestId"]?.stringValue)
+        _ = try admin.call(GatewayMethod.devicePairReject, ["requestId": .string(otherId)])
+        _ = other.readUntilClosed()
+        signal(sim, SIGUSR1)
+        #expect(try eventually { try admin.call(GatewayMethod.chatHistory, ["sessionKey": "main"])["ok"] == false })
+        _ = try HandshakeRejection.probe(sim, try .device())
+
+        let entries = sim.logEntries()
+        let sent = FrameSchema.sent(entries)
+        #expect(sent.contains { $0["error"]?["details"]?["reason"] == "gateway-suspending" })
+        #expect(sent.contains { $0["error"]?["details"]?["waitForResolution"] == true })
+        let problems = try FrameSchema().problems(inLog: entries)
+        #expect(problems == [], "\(problems.count) of \(sent.count) frames fail the schema")
+    }
+
     @Test func theValidatorRefusesKeywordsItDoesNotImplement() throws {
         let validator = JSONSchemaValidator(schema: ["$defs": ["S": ["type": "string", "pattern": "^a"]]])
         #expect(throws: JSONSchemaValidator.Failure.self) { try validator.violations(of: "b", against: "#/$defs/S") }

@@ -12,6 +12,14 @@ struct CLIResult {
     var frames: [JSONValue] { lines.map { (try? JSONValue.parse($0)) ?? .null } }
 }
 
+/// The lines of `text` (a run's stderr, say) that contain `part`.
+func lines(_ text: String, containing part: String) -> [Substring] {
+    text.split(separator: "\n").filter { $0.contains(part) }
+}
+
+/// A failure of the test harness itself (a process that would not start, a simulator that saw too little).
+struct CLIProcessError: Error, CustomStringConvertible { let description: String }
+
 /// A running `openclaw` with stdout and stderr captured in files (so a test can read them
 /// while it runs) and its own throwaway HOME and state directory.
 final class CLIProcess: @unchecked Sendable {

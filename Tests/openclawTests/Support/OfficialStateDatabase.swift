@@ -10,7 +10,7 @@ import ClawCrypto
 final class OfficialStateDatabase: @unchecked Sendable {
     /// The official DDL, kept once for the tests and the benchmark.
     static let schema = (try? String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../../tests/fixtures/official-state-schema.sql").standardizedFileURL, encoding: .utf8)) ?? ""
+        .appendingPathComponent("../../Fixtures/official-state-schema.sql").standardizedFileURL, encoding: .utf8)) ?? ""
 
     let stateDirectory: URL
     var path: String { stateDirectory.appendingPathComponent("state/openclaw.sqlite").path }

@@ -30,7 +30,7 @@ import ClawJSON
     ]
 
     /// `sha256:` and 64 lower-case hex digits, as the official docs write pins.
-    func officialPin(_ certificate: CLITLSTests.Certificate) throws -> String {
+    func officialPin(_ certificate: TestCertificate) throws -> String {
         "sha256:" + (try certificate.fingerprint()).replacingOccurrences(of: ":", with: "").lowercased()
     }
 
@@ -40,7 +40,7 @@ import ClawJSON
     }
 
     @Test func edgeAuthHeadersGetThroughTheProxyAndAreNeverShown() throws {
-        let certificate = try CLITLSTests.Certificate()
+        let certificate = try TestCertificate()
         let simulator = try SimulatorProcess(["--token", GatewayFixture.token, "--tls-cert", certificate.cert,
                                               "--tls-key", certificate.key, "--edge-auth", "CF-Access-Client-Id=client-7",
                                               "--edge-auth", "CF-Access-Client-Secret=\(Self.secret)"])
@@ -53,7 +53,7 @@ import ClawJSON
     }
 
     @Test func withoutEdgeAuthTheProxysRedirectIsOneLineWithTheHint() throws {
-        let certificate = try CLITLSTests.Certificate()
+        let certificate = try TestCertificate()
         let simulator = try SimulatorProcess(["--token", GatewayFixture.token, "--tls-cert", certificate.cert,
                                               "--tls-key", certificate.key, "--edge-auth", "CF-Access-Client-Id=client-7"])
         let bare = try environment(config: remoteConfig(url: simulator.url, pin: try officialPin(certificate), edgeAuth: nil))
@@ -70,7 +70,7 @@ import ClawJSON
     }
 
     @Test func edgeAuthGoesOnlyToTheConfiguredOriginAndOnlyOverWSS() throws {
-        let certificate = try CLITLSTests.Certificate()
+        let certificate = try TestCertificate()
         let simulator = try SimulatorProcess(["--token", GatewayFixture.token, "--tls-cert", certificate.cert, "--tls-key", certificate.key])
         // The configured gateway is elsewhere: a --url to this one gets no edge-auth headers.
         let elsewhere = try environment(config: remoteConfig(url: "wss://gateway.example", pin: nil, edgeAuth: Self.edgeAuth))
@@ -102,7 +102,7 @@ import ClawJSON
     }
 
     @Test func pinsInTheOfficialFormsAndWhereTheyApply() throws {
-        let certificate = try CLITLSTests.Certificate()
+        let certificate = try TestCertificate()
         let simulator = try SimulatorProcess(["--token", GatewayFixture.token, "--tls-cert", certificate.cert, "--tls-key", certificate.key])
         let colons = "SHA256:" + (try certificate.fingerprint())
         for pin in [try officialPin(certificate), colons] {
@@ -125,7 +125,7 @@ import ClawJSON
     }
 
     @Test func aLocalWSSGatewayIsPinnedFromItsOwnCertificate() throws {
-        let certificate = try CLITLSTests.Certificate()
+        let certificate = try TestCertificate()
         let simulator = try SimulatorProcess(["--token", GatewayFixture.token, "--tls-cert", certificate.cert, "--tls-key", certificate.key])
         let port = try #require(Int(simulator.url.split(separator: ":").last.map(String.init) ?? ""))
         let local: JSONValue = ["gateway": ["port": JSONValue(port), "auth": ["token": .string(GatewayFixture.token)],

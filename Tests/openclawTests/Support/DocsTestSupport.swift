@@ -4,9 +4,9 @@ import Testing
 /// Finding the built binary, the repository and the shells, and running processes, for the
 /// completion, man page and install tests.
 enum DocsTestSupport {
-    /// The package root: three levels above this file.
+    /// The package root: four levels above this file (Tests/openclawTests/Support/).
     static let repository: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// `.build/debug/openclaw`, next to the test bundle or one directory up.
     static func openclawBinary() throws -> URL {

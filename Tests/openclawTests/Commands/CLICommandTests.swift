@@ -109,6 +109,32 @@ import ClawJSON
         #expect(item?["content"]?.stringValue == "iVBORw==")
     }
 
+    @Test func anAttachmentOverThePolicyLimitIsRefusedBeforeAnythingIsSent() throws {
+        let gateway = try GatewayFixture(["--attachment-max-bytes", "1000"])
+        let file = gateway.cli.home.appendingPathComponent("notes.txt")
+        try Data(repeating: 0x61, count: 2000).write(to: file)
+        let result = try gateway.run(["send", "see attached", "--attach", file.path])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains(file.path) && result.stderr.contains("2000 bytes") && result.stderr.contains("1000 bytes"), "\(result.stderr)")
+        #expect(requests(gateway, "chat.send").isEmpty)
+        let small = gateway.cli.home.appendingPathComponent("small.txt")
+        try Data(repeating: 0x62, count: 500).write(to: small)
+        #expect(try gateway.run(["send", "see attached", "--attach", small.path]).status == 0)
+    }
+
+    @Test func queueModeIsSentAndAnInterruptIsNoted() throws {
+        let gateway = try GatewayFixture(["--reply", "slow"])
+        #expect(try gateway.run(["send", "x", "--queue-mode", "sideways"]).status == 2)
+        let first = try gateway.cli.start(["send", "long one"])
+        #expect(waitForRequests(gateway.simulator, "chat.send"))
+        #expect(first.waitForStdout("\"status\":\"started\""))
+        let second = try gateway.run(["send", "now this", "--queue-mode", "interrupt", "-o", "text", "--no-wait"])
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stderr.contains("interrupted the session's active run"), "\(second.stderr)")
+        #expect(requests(gateway, "chat.send").last?["queueMode"]?.stringValue == "interrupt")
+        #expect(first.finish().status == 1)
+    }
+
     @Test func sendNoWaitPrintsOnlyTheAck() throws {
         let gateway = try GatewayFixture(["--reply", "slow"])
         let result = try gateway.run(["send", "--no-wait", "hi"])

@@ -10,6 +10,22 @@ import Testing
         #expect(ChatSendStatus(rawValue: "in_flight") == .inFlight)
     }
 
+    /// The frame scanner (ClawJSON, below this layer) recognises some of these words by byte; each one
+    /// it knows is the vocabulary's, and it knows every chat state.
+    @Test func theScannersRoutingWordsAreTheVocabularysWords() {
+        let vocabulary: [RoutingWord: String] = [
+            .res: GatewayFrameType.response, .req: GatewayFrameType.request, .event: GatewayFrameType.event,
+            .chat: GatewayEventName.chat, .agent: GatewayEventName.agent, .tick: GatewayEventName.tick,
+            .health: GatewayEventName.health, .shutdown: GatewayEventName.shutdown, .main: MainSession.key,
+            .delta: ChatState.delta.rawValue, .final: ChatState.final.rawValue, .aborted: ChatState.aborted.rawValue,
+            .error: ChatState.error.rawValue, .status: ChatState.status.rawValue,
+        ]
+        let words = (0...UInt8.max).compactMap(RoutingWord.init(rawValue:)).filter { $0 != .other }
+        #expect(Set(words) == Set(vocabulary.keys), "a routing word without its vocabulary entry, or the other way round")
+        for word in words { #expect(word.text == vocabulary[word], "\(word)") }
+        for state in ChatState.allCases { #expect(words.contains { $0.text == state.rawValue }, "\(state)") }
+    }
+
     @Test func runEventsAreChatAndAgent() {
         #expect(GatewayEventName.isRunEvent(GatewayEventName.chat))
         #expect(GatewayEventName.isRunEvent(GatewayEventName.agent))

@@ -3,7 +3,7 @@ import Testing
 import ClawProtocol
 
 /// `openclaw version`: the first line stays `openclaw VERSION`; then the protocol range the client
-/// sends in `connect`, then the commit (`unknown` for a plain `swift build`; tests/package-test.sh
+/// sends in `connect`, then the commit (`unknown` for a plain `swift build`; packaging/package-test.sh
 /// checks the commit `make release` compiles in).
 @Suite struct VersionOutputTests {
     @Test func versionPrintsTheProtocolRangeAndTheCommit() throws {

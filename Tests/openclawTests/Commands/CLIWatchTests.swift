@@ -2,7 +2,8 @@ import Foundation
 import Testing
 import ClawJSON
 
-/// `openclaw watch` against a simulator that restarts, shuts down, goes silent and floods.
+/// `openclaw watch` against a simulator that restarts, shuts down, goes silent and floods, and its
+/// `--sessions`/`--messages` subscriptions, made again after a reconnect.
 @Suite struct CLIWatchTests {
     static let fastReconnect = ["--backoff-base", "0.05", "--backoff-max", "0.2", "--client-events"]
 
@@ -197,11 +198,42 @@ import ClawJSON
         #expect(large.kilobytes - small.kilobytes < 4 * 1024, "10k events: \(small.kilobytes) KiB, 1M: \(large.kilobytes) KiB")
     }
 
+    // MARK: subscriptions
+
+    @Test func watchSessionsAndMessagesSubscribeAndPrintTheEvents() throws {
+        let gateway = try GatewayFixture()
+        let watch = try gateway.cli.start(["watch", "--sessions", "--messages", "--event", "sessions.changed",
+                                           "--event", "session.message"])
+        #expect(waitForRequests(gateway.simulator, "sessions.messages.subscribe"))
+        #expect(requests(gateway, "sessions.messages.subscribe").first?["key"]?.stringValue == "main")
+        #expect(try gateway.run(["send", "hello subscribers"]).status == 0)
+        #expect(watch.waitForStdout("\"event\":\"session.message\""))
+        #expect(watch.waitForStdout("\"event\":\"sessions.changed\""))
+        watch.send(signal: SIGTERM)
+        let result = watch.finish()
+        #expect(result.status == 0)
+        #expect(result.frames.allSatisfy { ["sessions.changed", "session.message"].contains($0["event"]?.stringValue ?? "") })
+        #expect(!result.stderr.contains("sequence gap"), "\(result.stderr)")
+    }
+
+    @Test func subscriptionsAreMadeAgainAfterAReconnect() throws {
+        let first = try SimulatorProcess(["--token", GatewayFixture.token])
+        let cli = CLIEnvironment(url: first.url, token: GatewayFixture.token)
+        let watch = try cli.start(["watch", "--messages", "--event", "session.message"] + CLIWatchTests.fastReconnect)
+        #expect(waitForRequests(first, "sessions.messages.subscribe"))
+        first.kill()
+        #expect(watch.waitForStderr("reconnecting"))
+        let second = try SimulatorProcess(["--token", GatewayFixture.token], port: first.port)
+        #expect(waitForRequests(second, "sessions.messages.subscribe"))
+        #expect(try cli.run(["send", "after the restart"]).status == 0)
+        #expect(watch.waitForStdout("after the restart"))
+        watch.send(signal: SIGTERM)
+        #expect(watch.finish().status == 0)
+    }
+
     private func residentKilobytes(_ pid: Int32) -> Int {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return -1 }
         let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
         return Int(line?.split(separator: " ").dropFirst().first ?? "") ?? -1
     }
 }
-
-struct CLIProcessError: Error, CustomStringConvertible { let description: String }

@@ -5,7 +5,7 @@ import Testing
 /// against the simulator: a recipe that breaks fails the build.
 @Suite struct ReadmeRecipeTests {
     static let readme = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("README.md")
 
     static var recipes: [String] {

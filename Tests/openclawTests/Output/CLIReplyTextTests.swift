@@ -138,6 +138,35 @@ import ClawJSON
         #expect(clear.upperBound <= text.lowerBound)
     }
 
+    @Test func newAndUnknownStatusPhasesAreProgressNeverAnEnd() throws {
+        let script = try ScriptFile([
+            ["state": "status", "phase": "waiting_for_state"],
+            ["state": "status", "phase": "state_contention"],
+            ["state": "status", "phase": "a_phase_from_next_year"],
+            ["state": "delta", "deltaText": "Hello", "message": "Hello"],
+            ["state": "final", "message": "Hello"],
+        ])
+        let gateway = try GatewayFixture(["--script", script.path])
+        let text = try gateway.run(["send", "-o", "text", "hi"])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout == "Hello\n")
+        #expect(text.stderr.isEmpty, "\(text.stderr)")
+        let ndjson = try gateway.run(["send", "hi"])
+        #expect(ndjson.status == 0, "\(ndjson.stderr)")
+        let phases = ndjson.frames.compactMap { $0["payload"]?["phase"]?.stringValue }
+        #expect(phases == ["waiting_for_state", "state_contention", "a_phase_from_next_year"])
+        #expect(ndjson.frames.last?["payload"]?["state"] == "final")
+
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else {
+            Issue.record("script(1) is not installed (util-linux); .ci/run installs it"); return
+        }
+        let (status, screen) = try CLIReplyTextTests.underTerminal("send -o text hi", gateway)
+        #expect(status == 0, "\(screen)")
+        #expect(screen.contains("waiting for the session's state…"), "\(screen.debugDescription)")
+        #expect(screen.contains("a phase from next year…"), "\(screen.debugDescription)")
+        #expect(screen.hasSuffix("Hello\r\n"), "\(screen.debugDescription)")
+    }
+
     /// Runs `openclaw ARGUMENTS` with stdout and stderr on a pty (script(1)); returns what the terminal got.
     static func underTerminal(_ arguments: String, _ gateway: GatewayFixture, _ extra: [String: String] = [:]) throws
         -> (status: Int32, screen: String)

@@ -76,16 +76,6 @@ struct CLISSHTunnelTests {
         }
     }
 
-    /// Waits for `condition` (polled every 20 ms) for at most `timeout` seconds.
-    func eventually(_ timeout: Double = 20, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(20_000)
-        }
-        return condition()
-    }
-
     func oneErrorLine(_ result: CLIResult) -> String? {
         let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         guard lines.count == 1, let line = lines.first, line.hasPrefix("openclaw: error: ") else { return nil }
@@ -142,13 +132,9 @@ struct CLISSHTunnelTests {
     @Test func wssThroughTheTunnelChecksTheConfiguredHostName() throws {
         // A certificate for the name "localhost" only: the tunnel's local end is dialled as 127.0.0.1,
         // and the certificate must still be checked against the configured URL's host.
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let cert = directory.appendingPathComponent("cert.pem").path, key = directory.appendingPathComponent("key.pem").path
-        try CLITLSTests.Certificate.openssl(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                                            "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost",
-                                            "-days", "2", "-keyout", key, "-out", cert])
+        let certificate = try TestCertificate(subjectAltName: "DNS:localhost")
+        defer { try? FileManager.default.removeItem(at: certificate.directory) }
+        let cert = certificate.cert, key = certificate.key
         let tunnel = try Tunnel(simulator: ["--tls-cert", cert, "--tls-key", key])
         try tunnel.configure(["url": "wss://localhost:\(tunnel.simulator.port)"])
         let result = try tunnel.run(["history", "--cacert", cert])

@@ -7,7 +7,7 @@ import Testing
 /// simulator; the README carries the same text.
 @Suite struct ContribRecipeTests {
     static let repository = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let crontab = repository.appendingPathComponent("contrib/cron/openclaw.crontab")
     static let unit = repository.appendingPathComponent("contrib/systemd/openclaw-watch.service")
 

@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+import ClawJSON
+
+/// openclaw answers the gateway's keepalive pings while idle, while stdout is blocked, and while `send` reads stdin.
+@Suite struct CLIKeepaliveTests {
+    @Test func anIdleWatchAnswersTheGatewaysPings() throws {
+        let gateway = try GatewayFixture(["--ping-ms", "100", "--pong-timeout-ms", "1000"])
+        let watch = try gateway.cli.start(["watch"])
+        #expect(eventually { pongs(gateway.simulator) >= 5 })
+        #expect(dropped(gateway.simulator).isEmpty)
+        #expect(watch.process.isRunning)
+        watch.send(signal: SIGTERM)
+        #expect(watch.finish().status == 0)
+    }
+
+    @Test func aStdoutBlockedByASlowReaderDoesNotStopThePongs() throws {
+        // Events of about 300 bytes: half a MiB more than the pipe holds (1 MiB once openclaw has enlarged
+        // it, 64 KiB where the system refuses), which is less than what openclaw reads ahead (1 MiB).
+        let events = (Self.largestPipe() + 512 * 1024) / 300
+        let gateway = try GatewayFixture(["--ping-ms", "100", "--pong-timeout-ms", "1000", "--blast", String(events), "--blast-bytes", "300"])
+        let watch = try CLIProcess(["watch", "--count", String(events)], environment: gateway.cli.variables, stdoutIsUnreadPipe: true)
+        // The pipe is full: every write of openclaw's now waits for the reader.
+        #expect(eventually { watch.unreadPipeBytes >= watch.unreadPipeCapacity - 4096 }, "\(watch.unreadPipeBytes)")
+        let before = pongs(gateway.simulator)
+        #expect(eventually { pongs(gateway.simulator) >= before + 5 }, "pongs while stdout is blocked")
+        #expect(watch.unreadPipeBytes >= watch.unreadPipeCapacity - 4096, "nothing read the pipe meanwhile")
+        #expect(dropped(gateway.simulator).isEmpty)
+        // Then every event arrives, in order.
+        let output = watch.readUnreadPipe()
+        let result = watch.finish()
+        #expect(result.status == 0, "\(result.stderr)")
+        let seqs = output.split(separator: "\n").map { (try? JSONValue.parse(Array($0.utf8)))?["seq"]?.intValue ?? -1 }
+        #expect(seqs.count == events)
+        #expect(seqs == Array(seqs.sorted()) && Set(seqs).count == events && !seqs.contains(-1))
+    }
+
+    /// How large openclaw can make a pipe here: 1 MiB, or the default where the user's pipe quota says no.
+    static func largestPipe() -> Int {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { return 64 * 1024 }
+        defer { close(fds[0]); close(fds[1]) }
+        _ = fcntl(fds[1], 1031 /* F_SETPIPE_SZ */, Int32(1 << 20))
+        return Int(fcntl(fds[1], 1032 /* F_GETPIPE_SZ */))
+    }
+
+    @Test(.notUnderQEMU("its pong deadline is sized for native speed; emulated, the handshake alone outlasts it"))
+    func sendReadsAStdinThatTakesLongerThanAPongDeadlineBeforeItConnects() throws {
+        let gateway = try GatewayFixture(["--ping-ms", "100", "--pong-timeout-ms", "1000"])
+        let send = try CLIProcess(["send", "-o", "text"], environment: gateway.cli.variables, stdinIsPipe: true)
+        let head = String(repeating: "x", count: 300_000)
+        send.write(stdin: head)
+        // A client that never answers pings: its drop shows that a pong deadline has passed.
+        let silent = try TestGatewayClient(gateway.simulator)
+        try silent.handshake(try .device(token: GatewayFixture.token))
+        #expect(eventually { dropped(gateway.simulator).count == 1 })
+        send.write(stdin: " end")
+        send.closeStdin()
+        let result = send.finish()
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == head + " end\n")
+        #expect(dropped(gateway.simulator).count == 1, "only the silent client was dropped")
+    }
+}
