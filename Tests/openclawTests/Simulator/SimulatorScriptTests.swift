@@ -135,15 +135,15 @@ import ClawProtocol
         #expect(aborted["payload"]?["message"]?["content"] == [["type": "text", "text": "part"]])
     }
 
-    /// The example in the README's "Simulator scripts" section is a working script.
-    @Test func theReadmeExampleScriptRuns() throws {
+    /// The example in docs/simulator.md's "Scripts" section is a working script.
+    @Test func theDocumentedExampleScriptRuns() throws {
         let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("README.md"), encoding: .utf8)
-        guard let section = readme.range(of: "### Simulator scripts"),
+            .appendingPathComponent("docs/simulator.md"), encoding: .utf8)
+        guard let section = readme.range(of: "\n## Scripts\n"),
               let open = readme.range(of: "```json\n", range: section.upperBound..<readme.endIndex),
               let close = readme.range(of: "```", range: open.upperBound..<readme.endIndex) else {
-            Issue.record("no json example in the README's simulator scripts section")
+            Issue.record("no json example in docs/simulator.md's Scripts section")
             return
         }
         let steps = try JSONValue.parse(Array(readme[open.upperBound..<close.lowerBound].utf8)).arrayValue ?? []
