@@ -69,6 +69,11 @@ remove_namespace() {
 [ "$(id -u)" -eq 0 ] || skip_all "needs root to create network namespaces and links (running as uid $(id -u))"
 command -v ip >/dev/null || skip_all "ip (iproute2) is not installed"
 command -v jq >/dev/null || skip_all "jq is not installed"
+# ip makes /run/netns a mount point of its own the first time; undone at exit when it was not one before
+# and no other namespace is left in it.
+if ! mountpoint -q /run/netns 2>/dev/null; then
+    at_exit '[ -z "$(ls -A /run/netns 2>/dev/null)" ] && umount /run/netns'
+fi
 ip netns add "$NS_GW" 2>"$scratch/why" || skip_all "ip netns add fails: $(head -n 1 "$scratch/why")"
 at_exit "remove_namespace $NS_GW"
 ip netns add "$NS_CL" 2>"$scratch/why" || skip_all "ip netns add fails: $(head -n 1 "$scratch/why")"
