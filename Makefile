@@ -9,16 +9,22 @@ DEB_REVISION ?= 1
 PACKAGES ?= packages
 # The commit `openclaw version` reports ("-dirty" when tracked files differ); empty outside git.
 COMMIT := $(shell c=$$(git rev-parse --short=12 HEAD 2>/dev/null) && { git diff --quiet HEAD 2>/dev/null || c=$$c-dirty; } && echo $$c)
+# Optimisation across the library's module boundaries, on the command line (not in the manifest, so that
+# the library carries no unsafe flag); OPENCLAW_CROSS_MODULE_OPTIMIZATION=0 leaves it out, for Debian's
+# swiftlang compilers, which crash on it.
+CMO := $(if $(filter 0 no off false,$(OPENCLAW_CROSS_MODULE_OPTIMIZATION)),,-Xswiftc -cross-module-optimization)
 # Release builds: Swift runtime linked statically, no $$ORIGIN rpath (nothing ships beside the binary).
-RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath
+RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath $(CMO)
 # `make release` (so `install`, `dist` and `bench`) links each executable as a static PIE with OpenSSL's
-# archives (Package.swift, OPENCLAW_LINK): nothing to load or relocate at start.
-STATIC_OPENSSL := $(CURDIR)/.build-openssl-static
-RELEASE_ENV = PKG_CONFIG_PATH=$(STATIC_OPENSSL) OPENCLAW_LINK=static OPENCLAW_COMMIT=$(COMMIT)
-# The .deb's binary links the system's OpenSSL (its security updates must reach users), in its own scratch.
+# and SQLite's archives (Package.swift, OPENCLAW_LINK): nothing to load or relocate at start.
+STATIC_LIBS := $(CURDIR)/.build-static-libs
+RELEASE_ENV = PKG_CONFIG_PATH=$(STATIC_LIBS) OPENCLAW_LINK=static OPENCLAW_COMMIT=$(COMMIT)
+# The .deb's binary links the system's OpenSSL (its security updates must reach users) and SQLite's
+# archive (start-up cost), in its own scratch.
 DEB_SCRATCH := .build-deb
+STATIC_SQLITE := $(CURDIR)/.build-static-sqlite
 
-.PHONY: help deps build release test check-layers demo bench install uninstall completions man clean fuzz deb dist deb-build package-test arm64 test-arm64
+.PHONY: help deps build release test check-layers check-consumable demo bench install uninstall completions man clean fuzz deb dist deb-build package-test arm64 test-arm64
 
 help:
 	@echo "make deps      install what make test needs and this machine lacks (apt-get; sudo when not root)"
@@ -26,6 +32,7 @@ help:
 	@echo "make release   optimised build"
 	@echo "make test      build and run every test (unit and end-to-end)"
 	@echo "make check-layers  the module layers of ARCHITECTURE.md hold, only ClawSystem imports the C library (run by make test)"
+	@echo "make check-consumable  a package depending on a tagged clone with from: builds (run by make test)"
 	@echo "make demo      start the bundled simulator, send a message, print the history"
 	@echo "make bench     release build, then one-shot latency, watch throughput and peak RSS"
 	@echo "make fuzz      build and run the libFuzzer targets for FUZZ_SECONDS (default 60) each"
@@ -44,7 +51,7 @@ build:
 
 release:
 	scripts/install-deps.sh release
-	packaging/static-openssl.sh $(STATIC_OPENSSL)
+	packaging/static-libs.sh $(STATIC_LIBS) openssl sqlite3
 	$(RELEASE_ENV) $(SWIFT) build $(RELEASE_FLAGS)
 
 # What the build and the tests need, installed when missing (scripts/install-deps.sh: the one list).
@@ -62,6 +69,12 @@ test:
 check-layers:
 	python3 scripts/check-layers.py
 	python3 scripts/check-layers-test.py
+
+# Another package can depend on the library by version: no unsafe flag in a library target
+# (scripts/check-consumable.sh builds a consumer against a tagged clone of HEAD).
+check-consumable:
+	scripts/install-deps.sh build
+	SWIFT="$(SWIFT)" scripts/check-consumable.sh
 
 # The .deb (its own build, with the system's OpenSSL) and the tarball (the static release build),
 # checked by packaging/package-test.sh: contents, lintian, and the binaries run from each.
@@ -126,7 +139,8 @@ deb: deb-build
 
 deb-build:
 	scripts/install-deps.sh release
-	OPENCLAW_COMMIT=$(COMMIT) $(SWIFT) build $(RELEASE_FLAGS) --product openclaw --scratch-path $(DEB_SCRATCH)
+	packaging/static-libs.sh $(STATIC_SQLITE) sqlite3
+	PKG_CONFIG_PATH=$(STATIC_SQLITE) OPENCLAW_COMMIT=$(COMMIT) $(SWIFT) build $(RELEASE_FLAGS) --product openclaw --scratch-path $(DEB_SCRATCH)
 
 # Portable tarball: the release build, a static PIE that needs nothing from the system.
 dist: release
@@ -140,7 +154,7 @@ fuzz:
 
 clean:
 	@if grep -q " $(CURDIR)/$(ARM64)/" /proc/mounts; then echo "make clean: something is still mounted in $(ARM64)" >&2; exit 1; fi
-	rm -rf $(ARM64) .build .build-deb .build-openssl-static .build-release-tests .build-pkg $(PACKAGES)
+	rm -rf $(ARM64) .build .build-deb .build-static-libs .build-static-sqlite .build-release-tests .build-pkg $(PACKAGES)
 
 # Linux arm64 (aarch64): cross-built at native speed with Debian's Swift (trixie) against the arm64
 # libraries of a cached Debian root (packaging/arm64/; packaging/README.md, Platforms). Needs root (debootstrap, chroot,

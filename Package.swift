@@ -21,14 +21,10 @@ let executableLinking: [LinkerSetting] = hardened + (Context.environment["OPENCL
                      "-Xlinker", "-lm"])]
     : [])
 
-// Release builds optimise across the layers' module boundaries, as one module did before the split
-// (the frame scanner, the WebSocket decoder and the session loop are each other's hot paths).
-// OPENCLAW_CROSS_MODULE_OPTIMIZATION=0 leaves it out, for compilers that crash on it (Debian's
-// swiftlang 6.0.3 and 6.2.3); the hot helpers that cross a module are @inlinable either way.
-let crossModuleOptimization = !["0", "no", "off", "false"].contains(
-    (Context.environment["OPENCLAW_CROSS_MODULE_OPTIMIZATION"] ?? "").lowercased())
-let optimized: [SwiftSetting] = crossModuleOptimization
-    ? [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))] : []
+// Release builds optimise across the layers' module boundaries (the frame scanner, the WebSocket decoder
+// and the session loop are each other's hot paths): the Makefile passes -cross-module-optimization on
+// the command line, so that no library target carries an unsafe flag and a package can depend on this
+// one by version. Only the executables, which no other package links, have linker flags of their own.
 
 let package = Package(
     name: "openclaw",
@@ -41,30 +37,30 @@ let package = Package(
         ]),
     ],
     targets: [
-        // libssl + libcrypto from the system; Shim.h wraps the macros Swift cannot import.
+        // libssl + libcrypto from the system; Shim.h wraps the macros Swift cannot import. The C targets
+        // have names of our own: a C module cannot be aliased, and COpenSSL or CSQLite are common.
         .systemLibrary(
-            name: "COpenSSL",
+            name: "CClawOpenSSL",
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"])]
         ),
         // The system SQLite (libsqlite3-dev), for the official state database (`<state>/state/openclaw.sqlite`).
-        // Linked from its static archive: Debian's libsqlite3.so is built BIND_NOW, and resolving its
-        // ~1,600 symbols cost every start of every command 1.3 M instructions (19 % of `version`).
-        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        // Our release builds link its static archive (the Makefile's pkg-config directory holds only
+        // libsqlite3.a): Debian's libsqlite3.so is built BIND_NOW, and resolving its ~1,600 symbols cost
+        // every start of every command 1.3 M instructions (19 % of `version`).
+        .systemLibrary(name: "CClawSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
         // The library, bottom to top. Each layer depends only on layers below it, so reaching upward
         // is a compile error; `make check-layers` (run by `make test`) holds the order and the rule
         // that only ClawSystem imports Glibc.
-        .target(name: "ClawSystem", swiftSettings: optimized),
-        .target(name: "ClawJSON", dependencies: ["ClawSystem"], swiftSettings: optimized),
-        .target(name: "ClawCrypto", dependencies: ["COpenSSL"], swiftSettings: optimized),
-        .target(name: "ClawTransport", dependencies: ["ClawSystem", "ClawCrypto", "COpenSSL"], swiftSettings: optimized),
-        .target(name: "ClawProtocol", dependencies: ["ClawSystem", "ClawJSON"], swiftSettings: optimized),
-        .target(name: "ClawState", dependencies: ["ClawSystem", "ClawJSON", "ClawCrypto", "ClawTransport", "CSQLite"],
-                swiftSettings: optimized, linkerSettings: [.unsafeFlags(["-Xlinker", "-l:libsqlite3.a"])]),
+        .target(name: "ClawSystem"),
+        .target(name: "ClawJSON", dependencies: ["ClawSystem"]),
+        .target(name: "ClawCrypto", dependencies: ["CClawOpenSSL"]),
+        .target(name: "ClawTransport", dependencies: ["ClawSystem", "ClawCrypto", "CClawOpenSSL"]),
+        .target(name: "ClawProtocol", dependencies: ["ClawSystem", "ClawJSON"]),
+        .target(name: "ClawState", dependencies: ["ClawSystem", "ClawJSON", "ClawCrypto", "ClawTransport", "CClawSQLite"]),
         .target(name: "ClawSession",
-                dependencies: ["ClawSystem", "ClawJSON", "ClawCrypto", "ClawTransport", "ClawProtocol", "ClawState"],
-                swiftSettings: optimized),
+                dependencies: ["ClawSystem", "ClawJSON", "ClawCrypto", "ClawTransport", "ClawProtocol", "ClawState"]),
 
         .target(
             name: "CBuildInfo",
@@ -75,14 +71,12 @@ let package = Package(
             name: "openclaw",
             dependencies: ["ClawSystem", "ClawJSON", "ClawCrypto", "ClawTransport", "ClawProtocol", "ClawState",
                            "ClawSession", "CBuildInfo"],
-            swiftSettings: optimized,
             linkerSettings: executableLinking
         ),
         // The simulator is a server: it never opens a client session.
         .executableTarget(
             name: "openclaw-gateway-sim",
             dependencies: ["ClawSystem", "ClawJSON", "ClawCrypto", "ClawTransport", "ClawProtocol", "ClawState"],
-            swiftSettings: optimized,
             linkerSettings: executableLinking
         ),
         .testTarget(name: "ClawLibraryTests",
@@ -91,7 +85,7 @@ let package = Package(
         // The frame schema is read from the source tree by the simulator conformance tests.
         .testTarget(name: "openclawTests",
                     dependencies: ["ClawSystem", "ClawJSON", "ClawCrypto", "ClawTransport", "ClawProtocol", "ClawState",
-                                   "ClawSession", "openclaw", "CSQLite"],
+                                   "ClawSession", "openclaw", "CClawSQLite"],
                     exclude: ["Simulator/Schema/gateway-frames.schema.json"]),
     ],
     swiftLanguageModes: [.v6]

@@ -10,7 +10,7 @@ FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 SWIFTC=${SWIFTC:-swiftc}
 BIN=fuzz/bin
 OUT=fuzz/out
-FLAGS="-O -g -sanitize=fuzzer,address -parse-as-library -package-name openclaw -I Sources/COpenSSL -I Sources/CSQLite -I $BIN/cbuildinfo"
+FLAGS="-O -g -sanitize=fuzzer,address -parse-as-library -package-name openclaw -I Sources/CClawOpenSSL -I Sources/CClawSQLite -I $BIN/cbuildinfo"
 
 harness() {
     case $1 in

@@ -51,6 +51,7 @@ failed_tests() {
 
 scripts/install-deps.sh test || exit 1
 step check-layers "$make" --no-print-directory check-layers
+step check-consumable "$make" --no-print-directory check-consumable
 if step build "$swift" build --build-tests; then
     step tests "$swift" test --skip-build
 else
@@ -58,7 +59,7 @@ else
 fi
 # The wire and JSON tests again, optimised: the optimiser once turned a correct mask-key load into
 # garbage that only a release build showed.
-step release-tests "$swift" test -c release --scratch-path .build-release-tests --filter 'WebSocket|Transport|TLS|JSON|PEM'
+step release-tests "$swift" test -c release -Xswiftc -cross-module-optimization --scratch-path .build-release-tests --filter 'WebSocket|Transport|TLS|JSON|PEM'
 step packages "$make" --no-print-directory package-test
 # What users put between the client and a gateway, the real thing each time (Tests/RealWorld): a CA
 # chain, nginx and haproxy, dnsmasq, a lossy link (netem), other distributions' CA layouts.

@@ -1,4 +1,4 @@
-import COpenSSL
+import CClawOpenSSL
 
 /// A failure inside OpenSSL, carrying the operation and OpenSSL's own reason.
 public struct CryptoError: Error, CustomStringConvertible, Sendable {

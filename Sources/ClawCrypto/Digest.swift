@@ -1,4 +1,4 @@
-import COpenSSL
+import CClawOpenSSL
 
 /// One-shot message digests from OpenSSL.
 public enum Digest {

@@ -1,4 +1,4 @@
-import COpenSSL
+import CClawOpenSSL
 
 /// An Ed25519 private key held by OpenSSL, with the operations device identity needs.
 public final class Ed25519PrivateKey: @unchecked Sendable {

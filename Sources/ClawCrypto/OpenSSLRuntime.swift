@@ -1,4 +1,4 @@
-import COpenSSL
+import CClawOpenSSL
 
 /// Process-wide OpenSSL start-up for short-lived commands.
 public enum OpenSSLRuntime {

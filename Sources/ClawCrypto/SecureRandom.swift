@@ -1,4 +1,4 @@
-import COpenSSL
+import CClawOpenSSL
 
 /// Cryptographically secure random bytes: the kernel's CSPRNG (getrandom(2)), or OpenSSL's when that
 /// call is unavailable. (A process needs a few dozen random bytes; seeding OpenSSL's DRBG for them

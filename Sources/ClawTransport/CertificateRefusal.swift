@@ -1,4 +1,4 @@
-import COpenSSL
+import CClawOpenSSL
 
 /// Why a server's certificate chain was refused, in words that say what to fix: OpenSSL's reason, the
 /// certificate it concerns and, for the usual deployment mistakes, what the server or client should do.

@@ -1,6 +1,6 @@
 import ClawSystem
 import ClawCrypto
-import COpenSSL
+import CClawOpenSSL
 
 /// Where a `wss://` client finds the certificate authorities it trusts when no fingerprint is pinned.
 ///

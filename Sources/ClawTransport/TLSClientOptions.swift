@@ -1,5 +1,5 @@
 import ClawCrypto
-import COpenSSL
+import CClawOpenSSL
 /// How a `wss://` client checks the server.
 public struct TLSClientOptions: Sendable {
     /// Sent as SNI and checked against the certificate (unless pinned).

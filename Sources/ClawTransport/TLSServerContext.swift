@@ -1,6 +1,6 @@
 import ClawSystem
 import ClawCrypto
-import COpenSSL
+import CClawOpenSSL
 
 /// A certificate and key for the server side (the simulator's `--tls-cert`/`--tls-key`), shared by all connections.
 package final class TLSServerContext: @unchecked Sendable {

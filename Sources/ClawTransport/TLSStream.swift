@@ -1,6 +1,6 @@
 import ClawSystem
 import ClawCrypto
-import COpenSSL
+import CClawOpenSSL
 
 /// TLS over a TCP stream via OpenSSL, on the non-blocking socket: OpenSSL's WANT_READ/WANT_WRITE become
 /// `poll(2)` waits with deadlines. SSL calls are serialised by a lock that is never held while waiting,

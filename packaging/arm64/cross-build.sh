@@ -21,12 +21,13 @@ xbuild() {
 }
 
 echo "arm64: static PIEs (openclaw, openclaw-gateway-sim)"
-PKG_CONFIG_LIBDIR=$arm_pkgconfig packaging/static-openssl.sh "$PWD/.build-arm64/openssl-static" >/dev/null
+PKG_CONFIG_LIBDIR=$arm_pkgconfig packaging/static-libs.sh "$PWD/.build-arm64/static-libs" openssl sqlite3 >/dev/null
+PKG_CONFIG_LIBDIR=$arm_pkgconfig packaging/static-libs.sh "$PWD/.build-arm64/static-sqlite" sqlite3 >/dev/null
 # SwiftPM reads PKG_CONFIG_PATH (before the build machine's own directories), not PKG_CONFIG_LIBDIR
-PKG_CONFIG_PATH=$PWD/.build-arm64/openssl-static:$arm_pkgconfig OPENCLAW_LINK=static \
+PKG_CONFIG_PATH=$PWD/.build-arm64/static-libs:$arm_pkgconfig OPENCLAW_LINK=static \
     xbuild --scratch-path .build-arm64/static
 echo "arm64: openclaw with the system's OpenSSL (for the .deb)"
-PKG_CONFIG_PATH=$arm_pkgconfig xbuild --product openclaw --scratch-path .build-arm64/deb
+PKG_CONFIG_PATH=$PWD/.build-arm64/static-sqlite:$arm_pkgconfig xbuild --product openclaw --scratch-path .build-arm64/deb
 
 DEB_ARCH=arm64 STRIP=aarch64-linux-gnu-strip \
     packaging/build-deb.sh ".build-arm64/deb/$triple/release/openclaw" "$deb_version" "$outdir"

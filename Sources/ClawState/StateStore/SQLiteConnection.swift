@@ -1,4 +1,4 @@
-import CSQLite
+import CClawSQLite
 
 /// A value bound to, or read from, an SQL statement.
 enum SQLiteValue: Sendable, Equatable {

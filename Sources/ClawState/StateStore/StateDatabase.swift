@@ -1,5 +1,5 @@
 import ClawSystem
-import CSQLite
+import CClawSQLite
 
 /// The official OpenClaw state database, `<state>/state/openclaw.sqlite`: since July 2026 the
 /// official CLI keeps its device identity, device tokens and stored secrets there. This client reads

@@ -1,5 +1,5 @@
 import Foundation
-import CSQLite
+import CClawSQLite
 import ClawState
 import ClawCrypto
 

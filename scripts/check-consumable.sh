@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# check-consumable.sh: another package can depend on this one by version. Clones HEAD (committed files
+# only) into a scratch directory, tags the clone with this version, and builds a small consumer whose
+# manifest says `.package(url: "file://CLONE", from: "VERSION")` and which uses the library product
+# `ClawGatewayClient`. SwiftPM refuses a versioned dependency whose library targets carry unsafe build
+# flags, so this fails the moment one comes back. `make check-consumable` (run by `make test`).
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+swift=${SWIFT:-swift}
+version=$(sed -n 's/^ *static let version = "\(.*\)"/\1/p' "$repo/Sources/openclaw/CLI/HelpText.swift")
+scratch=$(mktemp -d /tmp/openclaw-consumer.XXXXXX)
+trap 'rm -rf "$scratch"' EXIT
+
+git clone -q "$repo" "$scratch/openclaw"
+git -C "$scratch/openclaw" -c user.name=check -c user.email=check@localhost tag -a "$version" -m "$version"
+mkdir -p "$scratch/consumer/Sources/consumer"
+cat >"$scratch/consumer/Package.swift" <<SWIFT
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "consumer",
+    dependencies: [.package(url: "file://$scratch/openclaw", from: "$version")],
+    targets: [
+        .executableTarget(name: "consumer", dependencies: [.product(name: "ClawGatewayClient", package: "openclaw")]),
+    ]
+)
+SWIFT
+cat >"$scratch/consumer/Sources/consumer/main.swift" <<'SWIFT'
+import ClawJSON
+import ClawProtocol
+import ClawSession
+
+// Builds a chat.send request's parameters and reads the gateway's vocabulary: enough to link the library.
+let params: JSONValue = [ChatField.sessionKey: .string(MainSession.key), ChatField.message: .string("hello")]
+print(GatewayMethod.chatSend, params.compactText)
+SWIFT
+cd "$scratch/consumer"
+if ! output=$("$swift" build 2>&1); then
+    echo "check-consumable: a package depending on openclaw $version (from:) does not build:" >&2
+    grep -E "error|unsafe" <<<"$output" | head -n 10 >&2
+    exit 1
+fi
+./.build/debug/consumer
+echo "check-consumable: a package depending on openclaw from: \"$version\" builds and runs"
