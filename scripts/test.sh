@@ -64,6 +64,9 @@ step packages "$make" --no-print-directory package-test
 # What users put between the client and a gateway, the real thing each time (Tests/RealWorld): a CA
 # chain, nginx and haproxy, dnsmasq, a lossy link (netem), other distributions' CA layouts.
 step real-world env OPENCLAW_STATIC="$PWD/.build/release/openclaw" Tests/RealWorld/run.sh
+# The CA chain again with the shipped static binary (its OpenSSL and start-up are the release ones).
+step real-world-static env OPENCLAW="$PWD/.build/release/openclaw" SIMULATOR="$PWD/.build/release/openclaw-gateway-sim" \
+    Tests/RealWorld/run.sh tls-chain
 
 printf '\n==> summary (logs in %s)\n' "$logs"
 printf '%s\n' "${summary[@]}"

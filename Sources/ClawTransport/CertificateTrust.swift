@@ -46,15 +46,20 @@ public struct CertificateTrust: Sendable, Equatable {
     /// The system's store as `environment` and this machine's files describe it, plus `extraBundles`.
     public static func system(environment: Environment, extraBundles: [String] = []) -> CertificateTrust {
         var trust = CertificateTrust(extraBundles: extraBundles)
-        let directoryVariable = TextTrim.nonEmpty(environment["SSL_CERT_DIR"])
-        if let directories = directoryVariable {
+        // Each directory is listed once: the search that finds it has already seen it is hashed.
+        let hasHashedDirectory: Bool
+        if let directories = TextTrim.nonEmpty(environment["SSL_CERT_DIR"]) {
             trust.directories = directories.split(separator: ":").map(String.init).filter { !$0.isEmpty }
+            hasHashedDirectory = trust.directories.contains(where: isHashed)
         } else if let found = firstHashedDirectory() {
             trust.directories = [found]
+            hasHashedDirectory = true
+        } else {
+            hasHashedDirectory = false
         }
         if let file = TextTrim.nonEmpty(environment["SSL_CERT_FILE"]) {
             trust.bundles = [file]
-        } else if !trust.directories.contains(where: isHashed) {
+        } else if !hasHashedDirectory {
             // The bundle holds what a hashed directory holds: parsed (the costly part) only without one.
             trust.bundles = firstBundle().map { [$0] } ?? []
         }
