@@ -1,8 +1,28 @@
 import ClawJSON
 /// Builds the `connect` request params (docs/protocol.md §3.2) with no keys beyond the schema.
 public struct ConnectRequest: Sendable {
-    public static let clientID = "cli"
-    public static let clientMode = "cli"
+    /// Who this client says it is (`connect.params.client`): the gateway checks `id` and `mode` against
+    /// its own lists, and both are part of the signed device payload.
+    public struct Client: Sendable, Hashable {
+        public var id: String
+        public var mode: String
+        public var displayName: String
+        /// The `userAgent` prefix; the version follows it after a slash.
+        public var userAgent: String
+
+        public init(id: String, mode: String, displayName: String, userAgent: String) {
+            self.id = id; self.mode = mode; self.displayName = displayName; self.userAgent = userAgent
+        }
+
+        /// The command-line client.
+        public static let cli = Client(id: "cli", mode: "cli", displayName: "openclaw", userAgent: "openclaw-swift")
+        /// A server program (a bot, a cron job): the official gateway's own client id and mode for one.
+        public static let backend = Client(id: "gateway-client", mode: "backend", displayName: "openclaw-swift",
+                                           userAgent: "openclaw-swift")
+    }
+
+    public static let clientID = Client.cli.id
+    public static let clientMode = Client.cli.mode
     public static let role = "operator"
     public static let defaultScopes = ["operator.read", "operator.write"]
     /// `caps` entry asking an unpaired device's connect to stay open until the pairing decision.
@@ -10,6 +30,7 @@ public struct ConnectRequest: Sendable {
     /// `caps` entry asking for live tool events.
     public static let toolEventsCapability = "tool-events"
 
+    public var client: Client = .cli
     public var clientVersion: String
     public var platform: String
     public var scopes: [String]
@@ -52,16 +73,16 @@ public struct ConnectRequest: Sendable {
         var params: JSONObject = [
             "minProtocol": JSONValue(GatewayProtocol.supported.lowerBound), "maxProtocol": JSONValue(GatewayProtocol.supported.upperBound),
             "client": [
-                "id": .string(Self.clientID), "displayName": "openclaw",
+                "id": .string(client.id), "displayName": .string(client.displayName),
                 "version": .string(clientVersion), "platform": .string(platform),
-                "mode": .string(Self.clientMode), "instanceId": .string(instanceID),
+                "mode": .string(client.mode), "instanceId": .string(instanceID),
             ],
             "role": .string(Self.role),
             "scopes": JSONValue(scopes),
             "caps": JSONValue(capabilities),
         ]
         if !auth.isEmpty { params["auth"] = .object(auth) }
-        params["userAgent"] = .string("openclaw-swift/\(clientVersion)")
+        params["userAgent"] = .string("\(client.userAgent)/\(clientVersion)")
         if let device {
             params["device"] = [
                 "id": .string(device.id), "publicKey": .string(device.publicKey),

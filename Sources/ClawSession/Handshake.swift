@@ -201,16 +201,17 @@ struct Handshake {
         let nonce = challenge.payload?["nonce"]?.stringValue ?? ""
         // The challenge's ts is the gateway's clock: signing with it avoids clock-skew rejections.
         let signedAt = challenge.payload?["ts"]?.int64Value ?? WallClock.milliseconds()
-        let token = options.token ?? storedDeviceToken
+        // The shared secrets leave their `Secret` wrapping only here, for the request being built.
+        let token = options.token?.value ?? storedDeviceToken
         var proof: ConnectRequest.DeviceProof? = nil
         if let identity {
             let payload = options.signsV3Payload
-                ? DeviceAuthPayload.v3(deviceId: identity.deviceId, clientId: ConnectRequest.clientID,
-                                       clientMode: ConnectRequest.clientMode, role: ConnectRequest.role,
+                ? DeviceAuthPayload.v3(deviceId: identity.deviceId, clientId: options.client.id,
+                                       clientMode: options.client.mode, role: ConnectRequest.role,
                                        scopes: options.scopes, signedAtMs: signedAt, token: token ?? "", nonce: nonce,
                                        platform: Self.platform, deviceFamily: "")
-                : DeviceAuthPayload.v2(deviceId: identity.deviceId, clientId: ConnectRequest.clientID,
-                                       clientMode: ConnectRequest.clientMode, role: ConnectRequest.role,
+                : DeviceAuthPayload.v2(deviceId: identity.deviceId, clientId: options.client.id,
+                                       clientMode: options.client.mode, role: ConnectRequest.role,
                                        scopes: options.scopes, signedAtMs: signedAt, token: token ?? "", nonce: nonce)
             let signature: String
             do { signature = try identity.signature(payload: payload) } catch {
@@ -220,8 +221,9 @@ struct Handshake {
                           signedAt: signedAt, nonce: nonce)
         }
         var request = ConnectRequest(clientVersion: options.clientVersion, platform: Self.platform, scopes: options.scopes,
-                                     token: token, password: options.password, instanceID: SecureRandom.uuid(), device: proof)
+                                     token: token, password: options.password?.value, instanceID: SecureRandom.uuid(), device: proof)
         if options.token == nil { request.deviceToken = storedDeviceToken }
+        request.client = options.client
         request.capabilities = options.capabilities
         if options.waitsForPairing && !request.capabilities.contains(ConnectRequest.pairingWaitCapability) {
             request.capabilities.append(ConnectRequest.pairingWaitCapability)

@@ -12,10 +12,10 @@ public struct SessionOptions: Sendable {
     public var tls: TLSClientOptions?
     /// Extra headers on the WebSocket upgrade (edge auth); their values never reach a trace or a message.
     public var upgradeHeaders: [UpgradeHeader] = []
-    public var token: String?
+    public var token: Secret?
     /// Where the token came from, for error messages (`--token`, `OPENCLAW_GATEWAY_TOKEN`, …).
     public var tokenSource: SettingSource?
-    public var password: String?
+    public var password: Secret?
     public var passwordSource: SettingSource?
     /// nil connects without a device identity (`--no-device`). Loaded during the handshake.
     public var identitySource: DeviceIdentitySource?
@@ -27,6 +27,8 @@ public struct SessionOptions: Sendable {
     /// Where device tokens are kept; nil to neither read nor store them.
     public var deviceAuthStore: (any DeviceTokenStore)?
     public var scopes: [String] = ConnectRequest.defaultScopes
+    /// Who the client says it is: the CLI unless set.
+    public var client: ConnectRequest.Client = .cli
     public var clientVersion: String
     /// Bound on socket, TLS, upgrade, challenge and hello-ok together.
     public var connectTimeout: Double = 10

@@ -2,17 +2,27 @@ import Glibc
 
 /// `poll(2)` on one descriptor with a deadline, retrying on EINTR: every blocking wait in the transport goes through it.
 public enum Poll {
-    /// Set by `interruptible`: a descriptor whose readability ends every `wait` as if its deadline had
-    /// passed. A single-threaded command's signal pipe, while it connects.
-    nonisolated(unsafe) private static var interruptDescriptor: Int32 = -1
+    /// Set by `interruptible`, per thread: a descriptor whose readability ends every `wait` of this
+    /// thread as if its deadline had passed. A single-threaded command's signal pipe while it connects,
+    /// or an async connection's wake-up while its I/O thread connects.
+    private static let interruptKey: pthread_key_t = {
+        var key = pthread_key_t()
+        precondition(pthread_key_create(&key, nil) == 0, "pthread_key_create failed")
+        return key
+    }()
 
-    /// Runs `body` with every `wait` also ending once `descriptor` is readable (a signal's self-pipe),
-    /// so that a connect, a TLS handshake or an upgrade on a dead link does not hold up Ctrl-C; the
-    /// caller tells the interruption from a timeout by its own signal state.
+    /// The calling thread's interrupt descriptor, stored as descriptor + 1 (no value reads as 0).
+    private static var interruptDescriptor: Int32 {
+        Int32(truncatingIfNeeded: Int(bitPattern: pthread_getspecific(interruptKey))) - 1
+    }
+
+    /// Runs `body` with every `wait` on this thread also ending once `descriptor` is readable (a
+    /// signal's self-pipe), so that a connect, a TLS handshake or an upgrade on a dead link does not
+    /// hold up Ctrl-C; the caller tells the interruption from a timeout by its own state.
     public static func interruptible<T, E: Error>(by descriptor: Int32, _ body: () throws(E) -> T) throws(E) -> T {
-        let previous = interruptDescriptor
-        interruptDescriptor = descriptor
-        defer { interruptDescriptor = previous }
+        let previous = pthread_getspecific(interruptKey)
+        pthread_setspecific(interruptKey, UnsafeRawPointer(bitPattern: Int(descriptor) + 1))
+        defer { pthread_setspecific(interruptKey, previous) }
         return try body()
     }
 
@@ -20,6 +30,7 @@ public enum Poll {
     /// first (or the `interruptible` descriptor becomes readable).
     public static func wait(fd: Int32, events: Int16, deadline: Deadline) throws(TransportError) -> Bool {
         while true {
+            let interruptDescriptor = Self.interruptDescriptor
             var entries = (pollfd(fd: fd, events: events, revents: 0),
                            pollfd(fd: interruptDescriptor, events: Int16(POLLIN), revents: 0))
             let count: nfds_t = interruptDescriptor >= 0 ? 2 : 1

@@ -1,3 +1,4 @@
+import ClawProtocol
 /// The one description of openclaw's interface: the parser, `--help`, the completion
 /// scripts and the man page are all generated from these tables.
 
@@ -90,6 +91,8 @@ struct CommandSpec: Sendable {
     var defaultTimeout: Double = 30
     /// Not listed in help or completions (internal generators).
     var hidden = false
+    /// `connect.params.caps` the command asks for, from its options.
+    var capabilities: @Sendable (Options, OutputFormat) -> [String] = { _, _ in [] }
     let run: Handler
 }
 
@@ -176,6 +179,10 @@ enum CommandTable {
                          binding: .toggle(\.send.stream)),
             ],
             defaultTimeout: 600,
+            // The gateway sends tool events only to connections that ask; text mode shows them as progress.
+            capabilities: { options, format in
+                options.send.agentEvents || format == .text ? [ConnectRequest.toolEventsCapability] : []
+            },
             run: SendCommand.run),
         CommandSpec(
             name: "abort", summary: "abort the session's active run(s)",

@@ -28,7 +28,7 @@ enum GatewayCallCommand {
                 throw report(context, "Gateway call failed: Error: Invalid --timeout. Use a positive millisecond value, e.g. --timeout 30000. Received: \"\(text)\".")
             }
             timeoutMs = value
-        } else if let handshake = ConnectionSetup.handshakeTimeoutMilliseconds(context.environment), handshake > defaultTimeoutMs {
+        } else if let handshake = SessionOptions.handshakeTimeoutMilliseconds(context.environment), handshake > defaultTimeoutMs {
             // As the official call.ts: a longer handshake limit is also the default call limit.
             timeoutMs = handshake
         } else {

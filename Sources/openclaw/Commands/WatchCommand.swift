@@ -56,8 +56,8 @@ struct Watcher {
     let context: CommandContext
     let options: SessionOptions
     let filter: WatchFilter
-    let backoff: Backoff
-    let maxRetries: Int?
+    /// The library's reconnect rule: backoff, `--max-retries`, a delay a `shutdown` announced.
+    private var schedule: ReconnectSchedule
     let reconnects: Bool
     let clientEvents: Bool
     let resync: Bool
@@ -66,8 +66,6 @@ struct Watcher {
     let subscribeSessions: Bool
     let subscribeMessages: Bool
     private var printed = 0
-    /// Delay asked for by a `shutdown` event, used once for the next reconnect.
-    private var restartDelay: Double?
     /// The connection being followed has delivered a frame since hello-ok (set by `follow`).
     private var heardSinceHello = false
 
@@ -77,8 +75,8 @@ struct Watcher {
         self.options = options
         let watch = context.options.watch
         filter = WatchFilter(watch, session: context.global.session)
-        backoff = Backoff(base: watch.backoffBase ?? 1, maximum: watch.backoffMax ?? 30)
-        maxRetries = watch.maxRetries
+        schedule = ReconnectSchedule(backoff: Backoff(base: watch.backoffBase ?? 1, maximum: watch.backoffMax ?? 30),
+                                     maxRetries: watch.maxRetries)
         reconnects = !watch.noReconnect
         clientEvents = watch.clientEvents
         resync = watch.resync
@@ -88,14 +86,9 @@ struct Watcher {
         subscribeMessages = watch.messages
     }
 
-    /// The state machine: connecting → connected → (lost) → reconnecting → connecting …
-    /// The reconnect rule: a connection was healthy once the gateway sent anything after hello-ok (the
-    /// answer to a subscription, an event, a tick) or it stayed up `healthyAfter`; losing a healthy one
-    /// starts the backoff again from its base (a proxy that cuts idle tunnels is met promptly every
-    /// time, as the official clients reset after hello-ok). A connection lost before that counts as a
-    /// failed attempt, so a gateway that accepts and drops at once meets a growing backoff and `--max-retries`.
+    /// The state machine: connecting → connected → (lost) → reconnecting → connecting …, with the
+    /// library's reconnect rule (`ReconnectSchedule`).
     mutating func run() throws {
-        var failures = 0
         var everConnected = false
         while true {
             let session: GatewaySession
@@ -103,12 +96,10 @@ struct Watcher {
                 session = try context.connect(options, waitsWhileUnavailable: false)
             } catch let error as GatewayError {
                 guard error.isRetryable, reconnects else { throw error }
-                failures += 1
-                try giveUpIfExhausted(failures, error)
                 // A starting, suspended or restarting gateway says when to come back; a shutdown said
                 // how long it would take.
-                let delay = restartDelay ?? error.retryAfterSeconds ?? backoff.delay(attempt: failures)
-                restartDelay = nil
+                let delay = try delayOrGiveUp(schedule.connectFailed(error), error)
+                let failures = schedule.failures
                 let reason = FailureMessages.sentence(for: error)
                 // Waiting out a gateway that is suspended, restarting or starting is quiet on stderr.
                 report("connect-failed", Self.isPassing(error) ? nil : "\(reason); retrying in \(formatDelay(delay))",
@@ -121,30 +112,23 @@ struct Watcher {
             }
             let hello = session.hello
             if everConnected {
-                report("reconnected", "reconnected to \(options.url)", ["attempts": JSONValue(failures + 1)])
+                report("reconnected", "reconnected to \(options.url)", ["attempts": JSONValue(schedule.failures + 1)])
             } else {
                 var fields: JSONObject = ["protocol": JSONValue(hello.protocolVersion)]
                 if let version = hello.serverVersion { fields["serverVersion"] = .string(version) }
                 if let id = hello.connectionID { fields["connId"] = .string(id) }
                 report("connected", nil, fields)
             }
-            restartDelay = nil
+            schedule.restartDelay = nil
             let connectedAt = Deadline.now
             let lost = context.sshTunnels.explain(try follow(session, isReconnect: everConnected))
             // Explained once: its ssh goes now, not after the backoff (the dispatcher finds none left).
             context.sshTunnels.stopAll()
             everConnected = true
             guard reconnects else { throw lost }
-            let healthy = heardSinceHello
-                || Deadline.now.nanoseconds - connectedAt.nanoseconds >= UInt64(Self.healthyAfter(hello) * 1e9)
-            if healthy {
-                failures = 0
-            } else {
-                failures += 1
-                try giveUpIfExhausted(failures, lost)
-            }
-            let delay = restartDelay ?? lost.retryAfterSeconds ?? backoff.delay(attempt: max(failures, 1))
-            restartDelay = nil
+            let healthy = ReconnectSchedule.wasHealthy(heardSinceHello: heardSinceHello, connectedAt: connectedAt,
+                                                       tickIntervalMs: hello.tickIntervalMs)
+            let delay = try delayOrGiveUp(schedule.connectionLost(lost, healthy: healthy), lost)
             let reason = FailureMessages.sentence(for: lost)
             report("disconnected", Self.isPassing(lost) ? nil : "\(reason); reconnecting in \(formatDelay(delay))",
                    ["reason": .string(reason), "delayMs": JSONValue(Int(delay * 1000))])
@@ -159,17 +143,17 @@ struct Watcher {
         return false
     }
 
-    /// How long a connection must stay up to count as healthy: two ticks, at most 30 s.
-    static func healthyAfter(_ hello: HelloOk) -> Double {
-        min(30, 2 * Double(hello.tickIntervalMs) / 1000)
-    }
-
-    /// After `--max-retries` failed attempts in a row: a `gave-up` line, then exit 3.
-    private func giveUpIfExhausted(_ failures: Int, _ error: GatewayError) throws {
-        guard let maxRetries, failures > maxRetries else { return }
+    /// The delay before the next attempt; after `--max-retries` failed attempts in a row a `gave-up`
+    /// line, then exit 3.
+    private func delayOrGiveUp(_ decision: ReconnectSchedule.Decision, _ error: GatewayError) throws -> Double {
+        guard case .giveUp = decision else {
+            if case .retry(let seconds) = decision { return seconds }
+            return 0
+        }
         let reason = FailureMessages.sentence(for: error)
-        report("gave-up", nil, ["attempts": JSONValue(failures), "code": .string(Self.code(of: error)), "message": .string(reason)])
-        throw CommandFailure(.connection, "\(reason) (gave up after \(maxRetries) retries)")
+        report("gave-up", nil, ["attempts": JSONValue(schedule.failures), "code": .string(Self.code(of: error)),
+                                "message": .string(reason)])
+        throw CommandFailure(.connection, "\(reason) (gave up after \(schedule.maxRetries ?? 0) retries)")
     }
 
     /// A stable word for the kind of failure, for `--client-events` consumers.
@@ -245,7 +229,7 @@ struct Watcher {
                 let ended = frame.endsRun
                 if ended { runs.end(frame) }
                 if frame.fields.event?.word == .shutdown {
-                    restartDelay = frame.payload?["restartExpectedMs"]?.doubleValue.map { max(0, $0) / 1000 }
+                    schedule.restartDelay = frame.payload?["restartExpectedMs"]?.doubleValue.map { max(0, $0) / 1000 }
                 }
                 guard filter.accepts(name, frame: frame, hello: hello) else { continue }
                 Self.emit(frame, context: context)

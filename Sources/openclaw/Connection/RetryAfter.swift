@@ -10,15 +10,10 @@ import ClawSession
 enum RetryAfter {
     /// A refusal from a gateway that is suspending, draining for a restart or starting: the request
     /// was turned away at admission and did nothing, so even one that is not idempotent may be resent.
-    static func refusedBeforeRunning(_ frame: GatewayFrame) -> Bool {
-        guard let error = frame.error, error.code == "UNAVAILABLE", let reason = error.details?["reason"]?.stringValue else { return false }
-        return ErrorShape.passingUnavailableReasons.contains(reason)
-    }
+    static func refusedBeforeRunning(_ frame: GatewayFrame) -> Bool { RetryAdvice.refusedBeforeRunning(frame.error) }
 
     /// Seconds to wait before resending, when `frame` is such a refusal.
-    static func delay(for frame: GatewayFrame) -> Double? {
-        frame.error?.waitBeforeRetryMs.map { Double($0) / 1000 }
-    }
+    static func delay(for frame: GatewayFrame) -> Double? { RetryAdvice.delay(for: frame.error) }
 
     /// Waits out `frame`'s delay on the session's loop, with one note on stderr; false (no wait) when
     /// resending would come after the command's deadline. Frames that arrive meanwhile are printed only

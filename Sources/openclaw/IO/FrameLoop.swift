@@ -26,20 +26,15 @@ final class FrameLoop {
     /// False while a signal is already being acted on (the abort after Ctrl-C): frames only.
     var reportsSignals = true
 
-    static let pingInterval = 15.0
-    /// How long the gateway may stay silent: two ticks.
-    let silenceLimit: Double
-    private var watchdog: Deadline
+    /// The ping and silence rule (the library's, shared with every long-lived client).
+    private var keepAliveRule: KeepAlive
     private var sawFrame = false
-    private var nextPing: Deadline
 
     init(session: GatewaySession?, console: Console, signals: SignalWatcher) {
         self.session = session
         self.console = console
         self.signals = signals
-        silenceLimit = 2 * Double(session?.hello.tickIntervalMs ?? 30_000) / 1000
-        watchdog = session == nil ? .never : .after(seconds: silenceLimit)
-        nextPing = session == nil ? .never : .after(seconds: Self.pingInterval)
+        keepAliveRule = session.map { KeepAlive(tickIntervalMs: $0.hello.tickIntervalMs) } ?? .off
     }
 
     func next(until deadline: Deadline) throws -> LoopEvent {
@@ -55,12 +50,12 @@ final class FrameLoop {
             // Frames read while stdout was blocked (pings answered meanwhile) are taken before waiting.
             if session?.hasBufferedInput == true { continue }
             if deadline.hasPassed { return .timeout }
-            if sawFrame { watchdog = .after(seconds: silenceLimit); sawFrame = false }
+            if sawFrame { keepAliveRule.heardFromGateway(); sawFrame = false }
             try keepAlive()
             let ready: Poll.Readiness
             do {
                 ready = try Poll.readable(session?.fileDescriptor ?? -1, reportsSignals ? signals.descriptor : -1, input ?? -1,
-                                          until: min(deadline, watchdog, nextPing))
+                                          until: min(deadline, keepAliveRule.nextCheck))
             } catch {
                 throw GatewayError.connectionLost("poll failed: errno \(error.code)", closeCode: nil)
             }
@@ -74,19 +69,12 @@ final class FrameLoop {
     /// Pings when one is due; declares the link dead when the gateway has been silent too long.
     private func keepAlive() throws {
         guard let session else { return }
-        if watchdog.hasPassed {
+        switch keepAliveRule.due() {
+        case .nothing: break
+        case .ping: try session.ping(deadline: .after(seconds: 5))
+        case .silence:
             session.close(code: 4000, reason: "tick timeout")
-            throw GatewayError.connectionLost(
-                "no frame from the gateway for \(formatDelay(silenceLimit)) (2 × tickIntervalMs)", closeCode: 4000)
-        }
-        if nextPing.hasPassed {
-            try session.ping(deadline: .after(seconds: 5))
-            nextPing = .after(seconds: Self.pingInterval)
+            throw keepAliveRule.silenceError
         }
     }
-}
-
-/// A delay as people read it: `0.4 s`, `12 s`.
-func formatDelay(_ seconds: Double) -> String {
-    seconds >= 10 ? "\(Int(seconds.rounded())) s" : "\(Double(Int(seconds * 10)) / 10) s"
 }

@@ -1,0 +1,110 @@
+import ClawProtocol
+
+/// One run of the agent, started by `GatewayConnection.send`: an async sequence of the reply as it
+/// grows, in the run's own order (`seq`), ending after the final reply. A run that ends aborted or
+/// with an error throws `GatewayClientError.runFailed`. Cancelling the task that iterates it sends
+/// `chat.abort` for the run. Iterate it once, from one task.
+public struct ChatRun: AsyncSequence, Sendable {
+    public typealias Element = ChatUpdate
+
+    /// The run id (the idempotency key).
+    public let runId: String
+    public let sessionKey: String
+    /// The gateway's answer to `chat.send` (`{"runId":…,"status":"started"}`).
+    public let acknowledgement: JSONValue
+    let subscription: EventSubscription
+    let driver: ConnectionDriver
+
+    init(runId: String, sessionKey: String, acknowledgement: JSONValue, subscription: EventSubscription,
+         driver: ConnectionDriver) {
+        self.runId = runId
+        self.sessionKey = sessionKey
+        self.acknowledgement = acknowledgement
+        self.subscription = subscription
+        self.driver = driver
+    }
+
+    /// Whether the gateway started no run for this message: a stop command (`/stop`), or the same
+    /// idempotency key already ran to its end (`status: "ok"`). Such a run's sequence is empty.
+    public var startedNoRun: Bool {
+        let status = acknowledgement["status"]?.stringValue
+        return status == nil || status == ChatSendStatus.ok.rawValue
+    }
+
+    public func makeAsyncIterator() -> Iterator { Iterator(run: self) }
+
+    /// Waits for the end of the run and returns the final reply's text.
+    public func reply() async throws -> String {
+        var text = ""
+        for try await update in self { text = update.text }
+        return text
+    }
+
+    public struct Iterator: AsyncIteratorProtocol {
+        let run: ChatRun
+        private var assembler = ReplyAssembler()
+        private var ended = false
+
+        init(run: ChatRun) {
+            self.run = run
+            ended = run.startedNoRun
+            if ended { run.subscription.cancel() }
+        }
+
+        public mutating func next() async throws -> ChatUpdate? {
+            while !ended {
+                let event: GatewayEvent?
+                do {
+                    event = try await run.subscription.buffer.next()
+                } catch is CancellationError {
+                    ended = true
+                    run.driver.post(GatewayMethod.chatAbort,
+                                    params: [ChatField.sessionKey: .string(run.sessionKey), ChatField.runId: .string(run.runId)])
+                    run.subscription.cancel()
+                    throw CancellationError()
+                }
+                guard let event else {
+                    ended = true
+                    throw GatewayClientError.closed
+                }
+                let update = event.name == GatewayEventName.agent
+                    ? assembler.apply(agent: event.payload) : assembler.apply(chat: event.payload)
+                if let end = update.end {
+                    ended = true
+                    run.subscription.cancel()
+                    if end.state != .final {
+                        throw GatewayClientError.runFailed(runId: run.runId, state: end.state.rawValue,
+                                                           reason: end.errorMessage ?? end.stopReason ?? end.errorKind)
+                    }
+                    return ChatUpdate(update, isFinal: true)
+                }
+                if update.change == .none && update.gap == nil && update.progress == nil { continue }
+                return ChatUpdate(update, isFinal: false)
+            }
+            return nil
+        }
+    }
+}
+
+/// The reply of a run as it grows.
+public struct ChatUpdate: Sendable, Equatable {
+    /// The whole reply so far.
+    public let text: String
+    /// What this update added to the end of the previous text; nil when the text was rewritten
+    /// (show `text` again) or did not change.
+    public let appended: String?
+    /// A status line while the agent works ("thinking…", "running read…"); nil while text flows.
+    public let progress: String?
+    /// Run events that never arrived before this one (the text catches up at the next snapshot).
+    public let gap: SequenceGap?
+    /// The last update: `text` is the final reply.
+    public let isFinal: Bool
+
+    init(_ update: ReplyAssembler.Update, isFinal: Bool) {
+        text = update.text
+        if case .append(let suffix) = update.change { appended = suffix } else { appended = nil }
+        progress = update.progress
+        gap = update.gap.map { SequenceGap(expected: $0.expected, received: $0.received) }
+        self.isFinal = isFinal
+    }
+}

@@ -1,0 +1,382 @@
+import ClawSystem
+import ClawJSON
+import ClawProtocol
+import ClawState
+import ClawSession
+
+/// One gateway connection driven by a thread of its own: the same single-threaded session and poll
+/// loop as the CLI (connect, keepalive, frames), with async callers handing it work through a queue
+/// and a wake-up descriptor. No blocking call ever holds a thread of the cooperative pool.
+///
+/// Everything under `lock` is shared with callers; the session, the keepalive rule and the sequence
+/// tracker belong to the I/O thread alone.
+final class ConnectionDriver: @unchecked Sendable {
+    private let lock = TransportLock()
+    private let wake: WakeSignal
+    private let requestTimeout: Double
+    private let pingInterval: Double
+    let eventBufferLimit: Int
+
+    // Shared state (under `lock`).
+    private var outbox: [Outgoing] = []
+    private var pending: [String: PendingRequest] = [:]
+    private var subscribers: [ObjectIdentifier: EventBuffer] = [:]
+    /// A long-lived client's buffers: fed while this connection lasts, left open when it ends.
+    private var borrowed: [ObjectIdentifier: EventBuffer] = [:]
+    /// A frame arrived after hello-ok (the reconnect rule's "healthy").
+    private var heardSinceHello = false
+    /// What a `shutdown` event announced: how long until the gateway is back.
+    private var announcedRestart: Double?
+    private var closeRequested = false
+    /// Set once the connection has ended: nil error when this side closed it.
+    private var ending: GatewayClientError?? = nil
+    private var endWaiters: [CheckedContinuation<GatewayClientError?, Never>] = []
+    private var nextRequestNumber = 0
+    private var thread: JoinableThread?
+    private var helloValue: GatewayHello?
+
+    private enum Outgoing {
+        case request(id: String, method: String, params: JSONValue?)
+    }
+
+    private struct PendingRequest {
+        let method: String
+        let continuation: CheckedContinuation<JSONValue, any Error>
+        let deadline: Deadline
+    }
+
+    private init(_ configuration: GatewayConfiguration) throws(GatewayClientError) {
+        do { wake = try WakeSignal() } catch { throw .connection(.cannotConnect("cannot make a wake-up pipe: \(error)")) }
+        requestTimeout = configuration.requestTimeout.seconds
+        pingInterval = configuration.pingInterval.seconds
+        eventBufferLimit = configuration.eventBufferLimit
+    }
+
+    var hello: GatewayHello { lock.withLock { helloValue! } }
+
+    /// Connects on a new I/O thread and returns once the gateway has let us in. Cancelling the calling
+    /// task stops the attempt at once (the thread's waits watch the wake-up descriptor).
+    static func open(_ configuration: GatewayConfiguration) async throws -> ConnectionDriver {
+        let options = try configuration.sessionOptions()
+        let driver = try ConnectionDriver(configuration)
+        do {
+            try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { (connected: CheckedContinuation<Void, any Error>) in
+                    do {
+                        let thread = try JoinableThread { driver.run(options, connected: connected) }
+                        driver.lock.withLock { driver.thread = thread }
+                    } catch {
+                        connected.resume(throwing: GatewayClientError.connection(.cannotConnect("cannot start a thread: \(error)")))
+                    }
+                }
+            } onCancel: {
+                driver.requestClose()
+            }
+        } catch {
+            driver.joinThread()
+            throw error  // a GatewayClientError, or CancellationError when the task was cancelled
+        }
+        return driver
+    }
+
+    // MARK: - The I/O thread
+
+    private func run(_ options: SessionOptions, connected: CheckedContinuation<Void, any Error>) {
+        var tunnel: SSHTunnel? = nil
+        let session: GatewaySession
+        do {
+            var dial = options
+            // The SSH route is a step before the connect: the session dials the tunnel's local end.
+            if let route = options.sshRoute {
+                do {
+                    tunnel = try SSHTunnel.open(route: route, preferredLocalPort: options.url.port, environment: .current(),
+                                                deadline: .after(seconds: options.connectTimeout),
+                                                startTimeout: options.connectTimeout, interruptDescriptor: wake.descriptor)
+                } catch {
+                    throw GatewayClientError.connection(.cannotConnect("SSH tunnel to \(route.target): \(error)"))
+                }
+                dial = tunnel!.sessionOptions(options)
+            }
+            do {
+                session = try Poll.interruptible(by: wake.descriptor) { () throws(GatewayError) in
+                    try GatewaySession.open(dial, deadline: .after(seconds: dial.connectTimeout))
+                }
+            } catch {
+                throw GatewayClientError.connection(error)
+            }
+        } catch {
+            tunnel?.stop()
+            let cancelled = lock.withLock { closeRequested }
+            end(with: .closed)
+            if cancelled { connected.resume(throwing: CancellationError()) } else { connected.resume(throwing: error) }
+            return
+        }
+        let stopped: Bool = lock.withLock {
+            helloValue = GatewayHello(session.hello)
+            return closeRequested
+        }
+        if stopped {
+            session.close()
+            tunnel?.stop()
+            end(with: nil)
+            connected.resume(throwing: CancellationError())
+            return
+        }
+        connected.resume()
+        let failure = follow(session)
+        if failure == nil { session.close(code: 1000, reason: "") }
+        tunnel?.stop()
+        end(with: failure)
+    }
+
+    /// Sends queued requests, routes frames and keeps the link alive until it ends; nil when this side closed it.
+    private func follow(_ session: GatewaySession) -> GatewayClientError? {
+        var keepAlive = KeepAlive(tickIntervalMs: session.hello.tickIntervalMs, pingInterval: pingInterval)
+        var outer = SequenceTracker()
+        let numbersPerConnection = session.hello.protocolVersion >= 4
+        while true {
+            let (work, closing) = lock.withLock { () -> ([Outgoing], Bool) in
+                defer { outbox.removeAll(keepingCapacity: true) }
+                return (outbox, closeRequested)
+            }
+            if closing { return nil }
+            for item in work {
+                guard case .request(let id, let method, let params) = item else { continue }
+                do {
+                    try session.send(method: method, params: params, id: id, deadline: .after(seconds: 10))
+                } catch {
+                    // Too large for the gateway: only this request fails.
+                    if case .invalidRequest = error { fail(id, .connection(error)); continue }
+                    return .connection(error)
+                }
+            }
+            let blocked = consumerIsBehind()
+            if !blocked {
+                var taken = 0
+                do {
+                    while taken < 256, let frame = try session.receive(deadline: Deadline(nanoseconds: 0)) {
+                        taken += 1
+                        route(frame, outer: &outer, numbersPerConnection: numbersPerConnection)
+                        if consumerIsBehind() { break }
+                    }
+                } catch {
+                    return .connection(error)
+                }
+                if taken > 0 {
+                    keepAlive.heardFromGateway()
+                    lock.withLock { heardSinceHello = true }
+                    continue  // the queue and the keepalive are looked at again before any wait
+                }
+            } else {
+                // A slow consumer is not a silent gateway: read ahead (pongs answered) while it catches up.
+                keepAlive.heardFromGateway()
+            }
+            let socketHasRoom = blocked ? session.readAhead() : true
+            switch keepAlive.due() {
+            case .nothing: break
+            case .ping:
+                do { try session.ping(deadline: .after(seconds: 5)) } catch { return .connection(error) }
+            case .silence:
+                session.close(code: 4000, reason: "tick timeout")
+                return .connection(keepAlive.silenceError)
+            }
+            let nextExpiry = expireRequests()
+            if !blocked && session.hasBufferedInput { continue }
+            if !session.isOpen && !blocked { continue }  // the next receive reports how it ended
+            do {
+                let ready = try Poll.readable(socketHasRoom && session.isOpen ? session.fileDescriptor : -1, wake.descriptor, -1,
+                                              until: min(keepAlive.nextCheck, nextExpiry))
+                if ready.second { wake.drain() }
+            } catch {
+                return .connection(.connectionLost("poll failed: \(error)", closeCode: nil))
+            }
+        }
+    }
+
+    private func route(_ frame: GatewayFrame, outer: inout SequenceTracker, numbersPerConnection: Bool) {
+        switch frame.kind {
+        case .response(let id, let ok):
+            if frame.isAcceptedAck { return }  // a two-stage method: its final answer follows
+            guard let request = lock.withLock({ pending.removeValue(forKey: id) }) else { return }
+            if !ok, let error = frame.error {
+                request.continuation.resume(throwing: GatewayClientError.requestFailed(method: request.method, error: GatewayErrorInfo(error)))
+            } else {
+                request.continuation.resume(returning: frame.payload ?? .null)
+            }
+        case .event(let name, let seq):
+            var gap: SequenceGap? = nil
+            if let seq, numbersPerConnection, let expected = outer.record(seq) {
+                gap = SequenceGap(expected: expected, received: seq)
+            }
+            let event = GatewayEvent(name: name, payload: frame.payload ?? .null, seq: seq, gap: gap)
+            let restart = name == GatewayEventName.shutdown
+                ? frame.payload?["restartExpectedMs"]?.doubleValue.map { max(0, $0) / 1000 } : nil
+            let buffers = lock.withLock {
+                if let restart { announcedRestart = restart }
+                return Array(subscribers.values) + Array(borrowed.values)
+            }
+            for buffer in buffers where buffer.accepts(event) { buffer.offer(event) }
+        case .request, .unknown:
+            break  // nothing this client answers; skipped for forward compatibility
+        }
+    }
+
+    private func consumerIsBehind() -> Bool {
+        lock.withLock { subscribers.values.contains { $0.isFull } || borrowed.values.contains { $0.isFull } }
+    }
+
+    /// Fails requests whose time is up; returns when the next one's will be.
+    private func expireRequests() -> Deadline {
+        let now = Deadline.now
+        let (expired, next) = lock.withLock { () -> ([PendingRequest], Deadline) in
+            var expired: [PendingRequest] = []
+            var next = Deadline.never
+            for (id, request) in pending {
+                if request.deadline <= now { expired.append(pending.removeValue(forKey: id)!) }
+                else { next = min(next, request.deadline) }
+            }
+            return (expired, next)
+        }
+        for request in expired {
+            request.continuation.resume(throwing: GatewayClientError.timedOut("waiting for the answer to \(request.method)"))
+        }
+        return next
+    }
+
+    private func fail(_ id: String, _ error: GatewayClientError) {
+        lock.withLock { pending.removeValue(forKey: id) }?.continuation.resume(throwing: error)
+    }
+
+    /// The connection has ended: every waiting request and subscription learns why.
+    private func end(with failure: GatewayClientError?) {
+        let (requests, buffers, waiters) = lock.withLock {
+            ending = .some(failure)
+            defer { pending = [:]; subscribers = [:]; borrowed = [:]; endWaiters = [] }
+            return (Array(pending.values), Array(subscribers.values), endWaiters)
+        }
+        for request in requests { request.continuation.resume(throwing: failure ?? .closed) }
+        for buffer in buffers { buffer.finish(failure) }
+        for waiter in waiters { waiter.resume(returning: failure) }
+    }
+
+    // MARK: - Callers
+
+    /// Sends a request and waits for its final answer: the `payload` of an `ok` answer, or the gateway's error.
+    func request(_ method: String, params: JSONValue?, timeout: Double?) async throws -> JSONValue {
+        let id = lock.withLock { () -> String in
+            nextRequestNumber += 1
+            return "c\(nextRequestNumber)"
+        }
+        let deadline = Deadline.after(seconds: timeout ?? requestTimeout)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<JSONValue, any Error>) in
+                let refusal: (any Error)? = lock.withLock {
+                    if Task.isCancelled { return CancellationError() }
+                    if let ending { return ending ?? GatewayClientError.closed }
+                    if closeRequested { return GatewayClientError.closed }
+                    pending[id] = PendingRequest(method: method, continuation: continuation, deadline: deadline)
+                    outbox.append(.request(id: id, method: method, params: params))
+                    return nil
+                }
+                if let refusal { continuation.resume(throwing: refusal) } else { wake.signal() }
+            }
+        } onCancel: {
+            fail(id, .closed)
+        }
+    }
+
+    /// Sends a request without waiting for its answer (an abort from a cancelled task).
+    func post(_ method: String, params: JSONValue?) {
+        let queued: Bool = lock.withLock {
+            guard ending == nil, !closeRequested else { return false }
+            nextRequestNumber += 1
+            outbox.append(.request(id: "c\(nextRequestNumber)", method: method, params: params))
+            return true
+        }
+        if queued { wake.signal() }
+    }
+
+    /// A new subscription to the connection's events that `accepts` lets through.
+    func subscribe(limit: Int? = nil, accepts: @escaping @Sendable (GatewayEvent) -> Bool) -> EventSubscription {
+        let buffer = EventBuffer(limit: limit ?? eventBufferLimit, accepts: accepts)
+        buffer.feed(from: { [wake] in wake.signal() })
+        let failure: GatewayClientError?? = lock.withLock {
+            if ending == nil { subscribers[ObjectIdentifier(buffer)] = buffer }
+            return ending
+        }
+        if let failure { buffer.finish(failure) }
+        return EventSubscription(buffer: buffer, driver: self)
+    }
+
+    func unsubscribe(_ buffer: EventBuffer) {
+        let removed = lock.withLock { subscribers.removeValue(forKey: ObjectIdentifier(buffer)) != nil }
+        if removed {
+            buffer.finish(nil)
+            wake.signal()  // it may have been the one holding frames back
+        }
+    }
+
+    /// Feeds a long-lived client's buffer while this connection lasts.
+    func lend(_ buffer: EventBuffer) {
+        buffer.feed(from: { [wake] in wake.signal() })
+        lock.withLock { if ending == nil { borrowed[ObjectIdentifier(buffer)] = buffer } }
+    }
+
+    func stopLending(_ buffer: EventBuffer) {
+        lock.withLock { _ = borrowed.removeValue(forKey: ObjectIdentifier(buffer)) }
+        wake.signal()
+    }
+
+    /// For the reconnect rule: whether the gateway sent anything after hello-ok, and any restart delay it announced.
+    var health: (heardSinceHello: Bool, announcedRestart: Double?) { lock.withLock { (heardSinceHello, announcedRestart) } }
+
+    var isOpen: Bool { lock.withLock { ending == nil && !closeRequested } }
+
+    func requestClose() {
+        lock.withLock { closeRequested = true }
+        wake.signal()
+    }
+
+    /// Closes the connection (close frame 1000), waits until its thread has ended.
+    func close() async {
+        requestClose()
+        _ = await ended()
+        joinThread()
+    }
+
+    /// Waits until the connection ends; nil when this side closed it.
+    func ended() async -> GatewayClientError? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<GatewayClientError?, Never>) in
+            let done: GatewayClientError?? = lock.withLock {
+                if ending == nil { endWaiters.append(continuation) }
+                return ending
+            }
+            if let done { continuation.resume(returning: done) }
+        }
+    }
+
+    /// The thread has resumed every waiter as its last act: joining takes no time.
+    func joinThread() {
+        let thread = lock.withLock { self.thread }
+        thread?.join()
+    }
+}
+
+/// Keeps a subscription registered while any copy of its stream exists.
+final class EventSubscription: Sendable {
+    let buffer: EventBuffer
+    private let release: @Sendable () -> Void
+
+    init(buffer: EventBuffer, release: @escaping @Sendable () -> Void) {
+        self.buffer = buffer
+        self.release = release
+    }
+
+    convenience init(buffer: EventBuffer, driver: ConnectionDriver) {
+        self.init(buffer: buffer) { [weak driver] in driver?.unsubscribe(buffer) }
+    }
+
+    func cancel() { release() }
+
+    deinit { release() }
+}

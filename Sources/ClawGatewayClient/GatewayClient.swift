@@ -1,0 +1,254 @@
+import ClawSystem
+import ClawSession
+
+/// A client that stays connected: `run()` connects, keeps the link alive, reconnects with backoff
+/// when it is lost, subscribes again to the feeds its users asked for, and closes when its task is
+/// cancelled. The shape a server registers as a long-running service.
+///
+/// ```swift
+/// let client = GatewayClient(configuration: configuration)
+/// try await withThrowingDiscardingTaskGroup { group in
+///     group.addTask { try await client.run() }
+///     for try await event in client.events() { … }
+/// }
+/// ```
+/// Requests made while it is between connections wait for the next one (up to the request timeout).
+public final class GatewayClient: Sendable {
+    public let configuration: GatewayConfiguration
+    private let state: ClientState
+
+    public init(configuration: GatewayConfiguration) {
+        self.configuration = configuration
+        state = ClientState()
+    }
+
+    /// Connects and stays connected until the calling task is cancelled (then it closes the
+    /// connection and returns). Throws when the gateway refuses us for good (authentication, pairing,
+    /// a certificate), or after `ReconnectPolicy.maxAttempts` failed attempts in a row.
+    public func run() async throws {
+        var schedule = configuration.reconnect.schedule
+        var attempt = 0
+        defer { state.finish() }
+        while !Task.isCancelled {
+            attempt += 1
+            state.publish(.connecting(attempt: attempt))
+            let driver: ConnectionDriver
+            do {
+                driver = try await ConnectionDriver.open(configuration)
+            } catch is CancellationError {
+                return
+            } catch let error as GatewayClientError {
+                guard case .connection(let reason) = error, reason.isRetryable,
+                      case .retry(let delay) = schedule.connectFailed(reason) else { throw error }
+                guard await state.pause(delay, attempt: attempt, reason: error) else { return }
+                continue
+            }
+            let connectedAt = Deadline.now
+            state.connected(driver)
+            await resubscribe(driver)
+            let failure = await withTaskCancellationHandler {
+                await driver.ended()
+            } onCancel: {
+                driver.requestClose()
+            }
+            state.disconnected(driver)
+            driver.joinThread()
+            guard let failure, !Task.isCancelled else { return }
+            guard case .connection(let reason) = failure else { throw failure }
+            let health = driver.health
+            schedule.restartDelay = health.announcedRestart
+            let healthy = ReconnectSchedule.wasHealthy(heardSinceHello: health.heardSinceHello, connectedAt: connectedAt,
+                                                       tickIntervalMs: driver.hello.tickIntervalMs)
+            guard reason.isRetryable, case .retry(let delay) = schedule.connectionLost(reason, healthy: healthy) else { throw failure }
+            attempt = 0
+            guard await state.pause(delay, attempt: 1, reason: failure) else { return }
+        }
+    }
+
+    /// Subscriptions belong to a connection: made again on every new one.
+    private func resubscribe(_ driver: ConnectionDriver) async {
+        for feed in state.feeds {
+            _ = try? await driver.request(feed.subscribeMethod, params: feed.params, timeout: nil)
+        }
+    }
+
+    /// The connection states from now on, in order: connecting, connected, waiting to reconnect, closed.
+    public func states() -> AsyncStream<ConnectionState> { state.states() }
+
+    /// What the gateway said when the current connection was made; nil between connections.
+    public var hello: GatewayHello? { state.current?.hello }
+
+    /// Sends any gateway method on the current connection, waiting for one if there is none.
+    public func request(_ method: String, params: JSONValue? = nil, timeout: Duration? = nil) async throws -> JSONValue {
+        let seconds = timeout?.seconds ?? configuration.requestTimeout.seconds
+        let driver = try await state.waitForConnection(timeout: seconds)
+        return try await driver.request(method, params: params, timeout: seconds)
+    }
+
+    /// Runs `body` with the current connection (waiting for one): for a chat run, history, abort. A run
+    /// does not survive a reconnect: its sequence throws `GatewayClientError.closed`.
+    public func withConnection<Result>(
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (GatewayConnection) async throws -> Result
+    ) async throws -> Result {
+        let driver = try await state.waitForConnection(timeout: configuration.requestTimeout.seconds)
+        return try await body(GatewayConnection(driver: driver))
+    }
+
+    /// Every event of every connection from now on, in order; the stream outlives reconnects (a
+    /// `SequenceGap` on the first event after one shows what was missed) and ends when `run()` ends.
+    public func events() -> GatewayEventStream {
+        let buffer = EventBuffer(limit: configuration.eventBufferLimit, accepts: { _ in true })
+        return GatewayEventStream(subscription: state.adopt(buffer))
+    }
+
+    /// Subscribes to a session feed for the duration of `body`, again after every reconnect.
+    public func withSubscription<Result>(
+        _ feed: SessionFeed,
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (GatewayEventStream) async throws -> Result
+    ) async throws -> Result {
+        let stream = events()
+        let driver = state.addFeed(feed)
+        if let driver { _ = try? await driver.request(feed.subscribeMethod, params: feed.params, timeout: nil) }
+        defer { state.removeFeed(feed) }
+        let result = try await body(stream)
+        if let current = state.current { _ = try? await current.request(feed.unsubscribeMethod, params: feed.params, timeout: nil) }
+        return result
+    }
+}
+
+/// Where a long-lived client is.
+public enum ConnectionState: Sendable, Equatable {
+    /// Attempt `attempt` (1 after a healthy connection was lost) is under way.
+    case connecting(attempt: Int)
+    case connected
+    /// The last attempt or connection failed with `reason`; the next comes after `delay`.
+    case waitingToReconnect(delay: Duration, reason: String)
+    /// `run()` has ended.
+    case closed
+}
+
+/// The shared, lock-protected part of a `GatewayClient`.
+final class ClientState: @unchecked Sendable {
+    private let lock = TransportLock()
+    private var driver: ConnectionDriver?
+    private var ended = false
+    private var buffers: [ObjectIdentifier: EventBuffer] = [:]
+    private var stateStreams: [Int: AsyncStream<ConnectionState>.Continuation] = [:]
+    private var nextNumber = 0
+    private var waiters: [Int: CheckedContinuation<ConnectionDriver, any Error>] = [:]
+    private(set) var feeds: [SessionFeed] {
+        get { lock.withLock { feedList } }
+        set { lock.withLock { feedList = newValue } }
+    }
+    private var feedList: [SessionFeed] = []
+
+    var current: ConnectionDriver? { lock.withLock { driver } }
+
+    func publish(_ state: ConnectionState) {
+        for stream in lock.withLock({ Array(stateStreams.values) }) { stream.yield(state) }
+    }
+
+    func states() -> AsyncStream<ConnectionState> {
+        let (stream, continuation) = AsyncStream.makeStream(of: ConnectionState.self, bufferingPolicy: .bufferingNewest(64))
+        let (number, finished): (Int, Bool) = lock.withLock {
+            nextNumber += 1
+            if !ended { stateStreams[nextNumber] = continuation }
+            return (nextNumber, ended)
+        }
+        if finished { continuation.yield(.closed); continuation.finish() }
+        continuation.onTermination = { [weak self] _ in self?.lock.withLock { _ = self?.stateStreams.removeValue(forKey: number) } }
+        return stream
+    }
+
+    func connected(_ driver: ConnectionDriver) {
+        let (ready, lent) = lock.withLock {
+            self.driver = driver
+            defer { waiters = [:] }
+            return (Array(waiters.values), Array(buffers.values))
+        }
+        for buffer in lent { driver.lend(buffer) }
+        for waiter in ready { waiter.resume(returning: driver) }
+        publish(.connected)
+    }
+
+    func disconnected(_ driver: ConnectionDriver) {
+        lock.withLock { if self.driver === driver { self.driver = nil } }
+    }
+
+    /// Waits `seconds` before the next attempt, as `.waitingToReconnect`; false when cancelled.
+    func pause(_ seconds: Double, attempt: Int, reason: GatewayClientError) async -> Bool {
+        publish(.waitingToReconnect(delay: .milliseconds(Int64(seconds * 1000)), reason: reason.description))
+        do { try await Task.sleep(for: .milliseconds(Int64(seconds * 1000))) } catch { return false }
+        return true
+    }
+
+    func finish() {
+        let (streams, pendingWaiters, open) = lock.withLock {
+            ended = true
+            defer { stateStreams = [:]; waiters = [:]; buffers = [:] }
+            return (Array(stateStreams.values), Array(waiters.values), Array(buffers.values))
+        }
+        for stream in streams { stream.yield(.closed); stream.finish() }
+        for waiter in pendingWaiters { waiter.resume(throwing: GatewayClientError.closed) }
+        for buffer in open { buffer.finish(nil) }
+    }
+
+    func adopt(_ buffer: EventBuffer) -> EventSubscription {
+        let (driver, finished): (ConnectionDriver?, Bool) = lock.withLock {
+            if !ended { buffers[ObjectIdentifier(buffer)] = buffer }
+            return (self.driver, ended)
+        }
+        if finished { buffer.finish(nil) }
+        driver?.lend(buffer)
+        return EventSubscription(buffer: buffer) { [weak self] in
+            guard let self else { return }
+            let driver: ConnectionDriver? = self.lock.withLock {
+                self.buffers.removeValue(forKey: ObjectIdentifier(buffer))
+                return self.driver
+            }
+            driver?.stopLending(buffer)
+            buffer.finish(nil)
+        }
+    }
+
+    func addFeed(_ feed: SessionFeed) -> ConnectionDriver? {
+        lock.withLock {
+            feedList.append(feed)
+            return driver
+        }
+    }
+
+    func removeFeed(_ feed: SessionFeed) {
+        lock.withLock { if let index = feedList.firstIndex(of: feed) { feedList.remove(at: index) } }
+    }
+
+    func waitForConnection(timeout: Double) async throws -> ConnectionDriver {
+        if let driver = current { return driver }
+        let number = lock.withLock { () -> Int in nextNumber += 1; return nextNumber }
+        let timer = Task { [weak self] in
+            try? await Task.sleep(for: .milliseconds(Int64(timeout * 1000)))
+            self?.failWaiter(number, GatewayClientError.timedOut("waiting for a connection to the gateway"))
+        }
+        defer { timer.cancel() }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ConnectionDriver, any Error>) in
+                let outcome: Result<ConnectionDriver, any Error>? = lock.withLock {
+                    if Task.isCancelled { return .failure(CancellationError()) }
+                    if let driver { return .success(driver) }
+                    if ended { return .failure(GatewayClientError.closed) }
+                    waiters[number] = continuation
+                    return nil
+                }
+                if let outcome { continuation.resume(with: outcome) }
+            }
+        } onCancel: {
+            failWaiter(number, CancellationError())
+        }
+    }
+
+    private func failWaiter(_ number: Int, _ error: any Error) {
+        lock.withLock { waiters.removeValue(forKey: number) }?.resume(throwing: error)
+    }
+}

@@ -1,0 +1,190 @@
+import ClawSystem
+import ClawCrypto
+import ClawTransport
+import ClawProtocol
+import ClawState
+import ClawSession
+
+/// Everything a connection needs: where the gateway is, how to prove who we are, how to present
+/// ourselves, and the timing of keepalive and reconnects. A value: build one, copy it, change it.
+///
+/// ```swift
+/// var configuration = GatewayConfiguration(url: "wss://gateway.example.com")
+/// configuration.token = Secret("…")
+/// ```
+/// or read the official OpenClaw set-up (config file, profiles, environment, secret refs, SSH route):
+/// ```swift
+/// let configuration = try GatewayConfiguration.official()
+/// ```
+public struct GatewayConfiguration: Sendable {
+    /// `ws://` or `wss://`; a gateway on this machine listens on `ws://127.0.0.1:18789`.
+    public var url: String
+    /// The gateway's shared token (`gateway.auth.token`), if it uses one.
+    public var token: Secret?
+    /// The gateway's password (`gateway.auth.mode` password), if it uses one.
+    public var password: Secret?
+    /// Which device key signs the connect, and where device tokens are kept.
+    public var deviceIdentity: DeviceIdentityChoice = .none
+    /// Who the client says it is; `.backend` (a server program) unless set.
+    public var client: ClientIdentity = .backend
+    /// The client's version, sent in `connect.params.client.version` and the user agent.
+    public var clientVersion = "0.2.0"
+    /// Operator scopes to ask for.
+    public var scopes: [String] = ConnectRequest.defaultScopes
+    /// `connect.params.caps`, e.g. `tool-events` for live tool progress in chat runs.
+    public var capabilities: [String] = []
+    /// How a `wss://` gateway's certificate is checked.
+    public var tls: TLSTrust = .system
+    /// Extra headers on the WebSocket upgrade (an identity-aware proxy's); never logged.
+    public var upgradeHeaders: [(name: String, value: Secret)] = []
+    /// Bound on socket, TLS, upgrade and the gateway's handshake together.
+    public var connectTimeout: Duration = .seconds(10)
+    /// How long a request waits for its answer.
+    public var requestTimeout: Duration = .seconds(30)
+    /// A WebSocket ping this often keeps proxies and NATs from closing an idle link.
+    public var pingInterval: Duration = .seconds(KeepAlive.defaultPingInterval)
+    /// When `GatewayClient.run()` connects again after a failure or a lost connection.
+    public var reconnect = ReconnectPolicy()
+    /// Events a consumer may fall behind by before the connection stops reading (the gateway's own
+    /// slow-consumer rule applies past about 1 MiB more, read ahead so that pings are still answered).
+    public var eventBufferLimit = 1024
+
+    /// The official resolution this configuration came from, if any: it also carries the URL's origin,
+    /// edge-auth headers, the SSH route and the state directory's token store.
+    var resolved: ResolvedConnection?
+    var environment: Environment?
+
+    public init(url: String = "ws://127.0.0.1:18789") {
+        self.url = url
+    }
+
+    /// The connection the official CLI would make: `--profile`-style `profile`, the config file
+    /// (`~/.openclaw/openclaw.json` or `OPENCLAW_CONFIG_PATH`), `OPENCLAW_GATEWAY_URL`/`_TOKEN`/`_PASSWORD`,
+    /// secret refs (`env`, `file`, `exec`, `store`), `gateway.remote` (URL, TLS pin, edge auth, the SSH
+    /// route), and the device identity of the state directory. `url`/`token` override as the flags do.
+    public static func official(profile: String? = nil, url: String? = nil, token: Secret? = nil,
+                                environment: [String: String]? = nil) throws(GatewayClientError) -> GatewayConfiguration {
+        let env = environment.map(Environment.init) ?? .current()
+        let resolved: ResolvedConnection
+        do {
+            resolved = try ConnectionResolver.resolve(
+                options: ConnectionOptions(url: url, token: token, profile: profile), environment: env)
+        } catch {
+            throw .invalidConfiguration("\(error)")
+        }
+        var configuration = GatewayConfiguration(url: resolved.url.description)
+        configuration.token = resolved.token
+        configuration.password = resolved.password
+        configuration.deviceIdentity = .stateDirectory(resolved.stateDirectory)
+        if let pin = resolved.tlsFingerprint { configuration.tls = .pinned(sha256: pin) }
+        else if let bundle = resolved.caBundlePath { configuration.tls = .caBundle(path: bundle) }
+        configuration.resolved = resolved
+        configuration.environment = env
+        return configuration
+    }
+
+    /// The session layer's options: the official resolution's one conversion when there is one, then
+    /// what is set here.
+    func sessionOptions() throws(GatewayClientError) -> SessionOptions {
+        guard let parsed = WebSocketURL(url) else {
+            throw .invalidConfiguration("\"\(url)\" is not a ws:// or wss:// URL")
+        }
+        let env = environment ?? .current()
+        var options: SessionOptions
+        if var resolved, resolved.url == parsed || resolved.url.description == url {
+            resolved.token = token
+            resolved.password = password
+            options = SessionOptions(resolved: resolved, clientVersion: clientVersion, environment: env,
+                                     usesDeviceIdentity: deviceIdentity != .none)
+        } else {
+            options = SessionOptions(url: parsed, clientVersion: clientVersion)
+            options.token = token
+            options.tokenSource = token.map { _ in .option(.token) }
+            options.password = password
+            options.passwordSource = password.map { _ in .option(.password) }
+            if case .stateDirectory(let directory) = deviceIdentity {
+                let layout = StateLayout(stateDirectory: directory, environment: env)
+                options.identitySource = DeviceIdentitySource { () throws(IdentityError) in
+                    try DeviceIdentity.loadOrCreate(stateDirectory: directory, layout: layout)
+                }
+                options.deviceAuthStore = layout.deviceTokenStore(
+                    stateDirectory: directory, url: parsed, pinnedSHA256: tls.pin, isConfiguredLocalGateway: false,
+                    isOverride: false)
+            }
+        }
+        if parsed.isSecure {
+            var tlsOptions = TLSClientOptions(serverName: parsed.host)
+            switch tls {
+            case .system: tlsOptions.trust = options.tls?.trust ?? .system(environment: env)
+            case .caBundle(let path): tlsOptions.caBundlePath = path
+            case .pinned(let sha256): tlsOptions.pinnedSHA256 = sha256
+            }
+            options.tls = tlsOptions
+        }
+        options.upgradeHeaders += upgradeHeaders.map { UpgradeHeader(name: $0.name, value: $0.value.value) }
+        options.client = client
+        options.scopes = scopes
+        options.capabilities = capabilities
+        options.connectTimeout = connectTimeout.seconds
+        if case .ephemeral = deviceIdentity {
+            do { options.identity = DeviceIdentity(privateKey: try Ed25519PrivateKey.generate()) } catch {
+                throw .invalidConfiguration("cannot make a device key: \(error)")
+            }
+        }
+        return options
+    }
+}
+
+/// Which device key the client signs its connect with.
+public enum DeviceIdentityChoice: Sendable, Equatable {
+    /// No device identity: a shared token or password alone (a gateway may refuse it).
+    case none
+    /// The official identity of an OpenClaw state directory (`~/.openclaw`), created there the
+    /// official way if it has none; device tokens the gateway issues are kept there too.
+    case stateDirectory(String)
+    /// A key made for this process only: nothing is read or written.
+    case ephemeral
+}
+
+/// How a `wss://` gateway's certificate is trusted.
+public enum TLSTrust: Sendable, Equatable {
+    /// The system's store (and `SSL_CERT_FILE`, `SSL_CERT_DIR`, `NODE_EXTRA_CA_CERTS`).
+    case system
+    /// Only the certificate authorities in this PEM file.
+    case caBundle(path: String)
+    /// Exactly the certificate whose SHA-256 fingerprint this is (any issuer, any name).
+    case pinned(sha256: [UInt8])
+
+    /// A pin written as `AA:BB:…` or plain hex; nil when it is not 32 bytes of hex.
+    public static func pinned(fingerprint: String) -> TLSTrust? {
+        TLSFingerprint.parseSHA256(fingerprint).map { .pinned(sha256: $0) }
+    }
+
+    var pin: [UInt8]? { if case .pinned(let sha256) = self { return sha256 }; return nil }
+}
+
+/// When a long-lived client connects again: exponential backoff with jitter from `initialDelay` to
+/// `maximumDelay`, starting over after a healthy connection; `maxAttempts` failed attempts in a row
+/// end `run()` with the last error (nil: never give up).
+public struct ReconnectPolicy: Sendable, Equatable {
+    public var initialDelay: Duration = .seconds(1)
+    public var maximumDelay: Duration = .seconds(30)
+    public var maxAttempts: Int? = nil
+
+    public init(initialDelay: Duration = .seconds(1), maximumDelay: Duration = .seconds(30), maxAttempts: Int? = nil) {
+        self.initialDelay = initialDelay
+        self.maximumDelay = maximumDelay
+        self.maxAttempts = maxAttempts
+    }
+
+    var schedule: ReconnectSchedule {
+        ReconnectSchedule(backoff: Backoff(base: initialDelay.seconds, maximum: maximumDelay.seconds), maxRetries: maxAttempts)
+    }
+}
+
+extension Duration {
+    var seconds: Double {
+        let (whole, fraction) = components
+        return Double(whole) + Double(fraction) / 1e18
+    }
+}

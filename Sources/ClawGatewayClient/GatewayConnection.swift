@@ -1,0 +1,160 @@
+import ClawCrypto
+import ClawProtocol
+
+/// One authenticated connection to a gateway, for a job that connects, does its work and leaves (a
+/// cron job, a script). It does not reconnect: for a program that stays connected, use `GatewayClient`.
+///
+/// ```swift
+/// let reply = try await GatewayConnection.withConnection(configuration) { gateway in
+///     try await gateway.send("What is on my calendar today?").reply()
+/// }
+/// ```
+/// All methods may be called from any task, concurrently. The connection runs on a thread of its
+/// own, so it never blocks the cooperative thread pool.
+public final class GatewayConnection: Sendable {
+    let driver: ConnectionDriver
+
+    /// What the gateway said about itself when it let us in.
+    public let hello: GatewayHello
+
+    init(driver: ConnectionDriver) {
+        self.driver = driver
+        hello = driver.hello
+    }
+
+    /// Connects and authenticates. Throws `GatewayClientError`, or `CancellationError` when the
+    /// calling task is cancelled meanwhile. Call `close()` when done, or use `withConnection`.
+    public static func connect(_ configuration: GatewayConfiguration) async throws -> GatewayConnection {
+        GatewayConnection(driver: try await ConnectionDriver.open(configuration))
+    }
+
+    /// Connects, runs `body`, and closes the connection (close frame 1000) however `body` ends.
+    public static func withConnection<Result>(
+        _ configuration: GatewayConfiguration,
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (GatewayConnection) async throws -> Result
+    ) async throws -> Result {
+        let connection = try await connect(configuration)
+        do {
+            let result = try await body(connection)
+            await connection.close()
+            return result
+        } catch {
+            await connection.close()
+            throw error
+        }
+    }
+
+    /// Sends any gateway method and returns the `payload` of its answer. A refusal throws
+    /// `GatewayClientError.requestFailed` with the gateway's code and message; cancelling the task
+    /// stops waiting (the gateway may still act on a request already sent).
+    public func request(_ method: String, params: JSONValue? = nil, timeout: Duration? = nil) async throws -> JSONValue {
+        try await driver.request(method, params: params, timeout: timeout?.seconds)
+    }
+
+    /// Sends a message to a session (`chat.send`) and returns its run, which streams the reply.
+    /// `idempotencyKey` (default: a new UUID) is also the run id: sending again with the same key
+    /// never starts a second run. Cancelling a task that iterates the run aborts it (`chat.abort`).
+    public func send(_ message: String, to session: String = "main", idempotencyKey: String? = nil,
+                     extraParams: [String: JSONValue] = [:]) async throws -> ChatRun {
+        let runId = idempotencyKey ?? SecureRandom.uuid()
+        // Subscribed before sending: events of the run may overtake the answer to chat.send.
+        let subscription = driver.subscribe { event in
+            (event.name == GatewayEventName.chat || event.name == GatewayEventName.agent) && event.runId == runId
+        }
+        var params: JSONObject = [ChatField.sessionKey: .string(session), ChatField.message: .string(message),
+                                  "idempotencyKey": .string(runId)]
+        for (key, value) in extraParams.sorted(by: { $0.key < $1.key }) { params[key] = value }
+        let ack: JSONValue
+        do {
+            ack = try await request(GatewayMethod.chatSend, params: .object(params))
+        } catch {
+            subscription.cancel()
+            throw error
+        }
+        return ChatRun(runId: runId, sessionKey: session, acknowledgement: ack, subscription: subscription, driver: driver)
+    }
+
+    /// The session's transcript (`chat.history`): its messages, oldest first.
+    public func history(of session: String = "main", limit: Int? = nil) async throws -> [JSONValue] {
+        var params: JSONObject = [ChatField.sessionKey: .string(session)]
+        if let limit { params["limit"] = JSONValue(limit) }
+        let payload = try await request(GatewayMethod.chatHistory, params: .object(params))
+        return payload["messages"]?.arrayValue ?? []
+    }
+
+    /// Aborts a session's active run, or only `runId` (`chat.abort`); returns the ids of the runs aborted.
+    @discardableResult
+    public func abort(session: String = "main", runId: String? = nil) async throws -> [String] {
+        var params: JSONObject = [ChatField.sessionKey: .string(session)]
+        if let runId { params[ChatField.runId] = .string(runId) }
+        let payload = try await request(GatewayMethod.chatAbort, params: .object(params))
+        return payload["runIds"]?.arrayValue?.compactMap(\.stringValue) ?? []
+    }
+
+    /// Every event this connection receives from now on, in order, until the connection ends. While
+    /// the stream exists and its consumer lags `GatewayConfiguration.eventBufferLimit` events, the
+    /// connection reads no further (back-pressure); drop the stream to stop receiving.
+    public func events() -> GatewayEventStream {
+        GatewayEventStream(subscription: driver.subscribe { _ in true })
+    }
+
+    /// Subscribes to a session feed for the duration of `body`: `sessions.subscribe` (runs of any
+    /// session starting and ending) or `sessions.messages.subscribe` (a session's new messages), then
+    /// the matching unsubscribe when `body` returns or throws.
+    public func withSubscription<Result>(
+        _ feed: SessionFeed,
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (GatewayEventStream) async throws -> Result
+    ) async throws -> Result {
+        let stream = events()
+        _ = try await request(feed.subscribeMethod, params: feed.params)
+        do {
+            let result = try await body(stream)
+            _ = try? await request(feed.unsubscribeMethod, params: feed.params)
+            return result
+        } catch {
+            _ = try? await request(feed.unsubscribeMethod, params: feed.params)
+            throw error
+        }
+    }
+
+    /// False once the connection has ended or is closing.
+    public var isOpen: Bool { driver.isOpen }
+
+    /// Waits until the connection ends: nil when `close()` ended it, else the reason it was lost.
+    public func closed() async -> GatewayClientError? { await driver.ended() }
+
+    /// Closes the connection (close frame 1000) and waits until its thread has ended. Requests still
+    /// waiting fail with `GatewayClientError.closed`; event streams end. Safe to repeat.
+    public func close() async { await driver.close() }
+}
+
+/// A session feed a connection can subscribe to.
+public enum SessionFeed: Sendable, Hashable {
+    /// `sessions.changed`: runs of any session starting and ending.
+    case sessions
+    /// `session.message`: messages appended to one session's transcript.
+    case messages(session: String)
+
+    var subscribeMethod: String {
+        switch self {
+        case .sessions: return GatewayMethod.sessionsSubscribe
+        case .messages: return GatewayMethod.sessionsMessagesSubscribe
+        }
+    }
+
+    var unsubscribeMethod: String {
+        switch self {
+        case .sessions: return GatewayMethod.sessionsUnsubscribe
+        case .messages: return GatewayMethod.sessionsMessagesUnsubscribe
+        }
+    }
+
+    var params: JSONValue {
+        switch self {
+        case .sessions: return [:]
+        case .messages(let session): return ["key": .string(session)]
+        }
+    }
+}

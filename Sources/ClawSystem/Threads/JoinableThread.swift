@@ -1,0 +1,81 @@
+import Glibc
+
+/// A thread of its own for one blocking loop (an async connection's I/O), so that no blocking call
+/// ever holds a thread of Swift's cooperative pool. `join()` waits for the body to return.
+public final class JoinableThread: @unchecked Sendable {
+    private var thread = pthread_t()
+    private let lock = TransportLock()
+    private var joined = false
+
+    /// Starts `body` on a new thread.
+    public init(_ body: @escaping @Sendable () -> Void) throws(SystemError) {
+        let box = Unmanaged.passRetained(Body(body)).toOpaque()
+        let result = pthread_create(&thread, nil, { context in
+            let body = Unmanaged<Body>.fromOpaque(context!).takeRetainedValue()
+            body.run()
+            return nil
+        }, box)
+        if result != 0 {
+            Unmanaged<Body>.fromOpaque(box).release()
+            joined = true
+            throw SystemError(code: result)
+        }
+    }
+
+    deinit {
+        if !joined { pthread_detach(thread) }
+    }
+
+    /// Waits until the body has returned. Safe to repeat; never call it from the thread itself.
+    public func join() {
+        let first: Bool = lock.withLock {
+            defer { joined = true }
+            return !joined
+        }
+        if first { pthread_join(thread, nil) }
+    }
+
+    /// Whether the caller is this thread.
+    public var isCurrent: Bool { pthread_equal(pthread_self(), thread) != 0 }
+
+    private final class Body {
+        let run: @Sendable () -> Void
+        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+    }
+}
+
+/// A descriptor that becomes readable when another thread calls `signal()`: wakes a thread waiting in
+/// poll(2) on its socket (new work to send, a consumer that made room, a close). Level-triggered until
+/// `drain()`.
+public final class WakeSignal: @unchecked Sendable {
+    public let descriptor: Int32
+    private let writeEnd: Int32
+
+    public init() throws(SystemError) {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { throw SystemError.last }
+        for fd in fds {
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        }
+        descriptor = fds[0]
+        writeEnd = fds[1]
+    }
+
+    deinit {
+        _ = close(descriptor)
+        _ = close(writeEnd)
+    }
+
+    /// Makes `descriptor` readable (a full pipe already is).
+    public func signal() {
+        var byte: UInt8 = 1
+        _ = write(writeEnd, &byte, 1)
+    }
+
+    /// Takes every pending wake-up.
+    public func drain() {
+        var buffer = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+        while withUnsafeMutableBytes(of: &buffer, { read(descriptor, $0.baseAddress, $0.count) }) > 0 {}
+    }
+}
