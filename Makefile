@@ -24,7 +24,7 @@ RELEASE_ENV = PKG_CONFIG_PATH=$(STATIC_LIBS) OPENCLAW_LINK=static OPENCLAW_COMMI
 DEB_SCRATCH := .build-deb
 STATIC_SQLITE := $(CURDIR)/.build-static-sqlite
 
-.PHONY: help deps build release test check-layers check-consumable demo bench install uninstall completions man clean fuzz deb dist deb-build package-test arm64 test-arm64
+.PHONY: help deps build release test check-layers check-consumable check-api demo bench install uninstall completions man clean fuzz deb dist deb-build package-test arm64 test-arm64
 
 help:
 	@echo "make deps      install what make test needs and this machine lacks (apt-get; sudo when not root)"
@@ -33,6 +33,7 @@ help:
 	@echo "make test      build and run every test (unit and end-to-end)"
 	@echo "make check-layers  the module layers of ARCHITECTURE.md hold, only ClawSystem imports the C library (run by make test)"
 	@echo "make check-consumable  a package depending on a tagged clone with from: builds (run by make test)"
+	@echo "make check-api  the library's public API against the last release in RELEASES; a break needs a breaking bump in CHANGELOG.md (run by make test)"
 	@echo "make demo      start the bundled simulator, send a message, print the history"
 	@echo "make bench     release build, then one-shot latency, watch throughput and peak RSS"
 	@echo "make fuzz      build and run the libFuzzer targets for FUZZ_SECONDS (default 60) each"
@@ -75,6 +76,13 @@ check-layers:
 check-consumable:
 	scripts/install-deps.sh build
 	SWIFT="$(SWIFT)" scripts/check-consumable.sh
+
+# The library's public API against the last release recorded in RELEASES (git tags do not travel with
+# a submission): a break passes only when CHANGELOG.md's top section names a breaking semver bump
+# (scripts/check-api-breakage.sh, swift package diagnose-api-breaking-changes, own scratch under .build).
+check-api:
+	scripts/install-deps.sh build
+	SWIFT="$(SWIFT)" scripts/check-api-breakage.sh
 
 # The .deb (its own build, with the system's OpenSSL) and the tarball (the static release build),
 # checked by packaging/package-test.sh: contents, lintian, and the binaries run from each.

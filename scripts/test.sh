@@ -52,6 +52,7 @@ failed_tests() {
 scripts/install-deps.sh test || exit 1
 step check-layers "$make" --no-print-directory check-layers
 step check-consumable "$make" --no-print-directory check-consumable
+step check-api "$make" --no-print-directory check-api
 if step build "$swift" build --build-tests; then
     step tests "$swift" test --skip-build
 else
