@@ -31,10 +31,14 @@ let package = Package(
     products: [
         .executable(name: "openclaw", targets: ["openclaw"]),
         .executable(name: "openclaw-gateway-sim", targets: ["openclaw-gateway-sim"]),
-        // The client library, layer by layer (ARCHITECTURE.md); `ClawSession` is its top.
+        // The client library: `import ClawGatewayClient` (async, Sendable). Its layers stay importable
+        // for code that wants the synchronous engine underneath (ARCHITECTURE.md).
         .library(name: "ClawGatewayClient", targets: [
+            "ClawGatewayClient",
             "ClawSystem", "ClawJSON", "ClawCrypto", "ClawTransport", "ClawProtocol", "ClawState", "ClawSession",
         ]),
+        // An in-process gateway for users' tests: the simulator as a library.
+        .library(name: "ClawGatewayTesting", targets: ["ClawGatewayTesting"]),
     ],
     targets: [
         // libssl + libcrypto from the system; Shim.h wraps the macros Swift cannot import. The C targets
@@ -61,27 +65,36 @@ let package = Package(
         .target(name: "ClawState", dependencies: ["ClawSystem", "ClawJSON", "ClawCrypto", "ClawTransport", "CClawSQLite"]),
         .target(name: "ClawSession",
                 dependencies: ["ClawSystem", "ClawJSON", "ClawCrypto", "ClawTransport", "ClawProtocol", "ClawState"]),
+        // The async API over the session: one I/O thread per connection, never the cooperative pool.
+        .target(name: "ClawGatewayClient",
+                dependencies: ["ClawSystem", "ClawJSON", "ClawCrypto", "ClawTransport", "ClawProtocol", "ClawState",
+                               "ClawSession"]),
+        // The gateway simulator, startable in-process; a server, so it never opens a client session.
+        .target(name: "ClawGatewayTesting",
+                dependencies: ["ClawSystem", "ClawJSON", "ClawCrypto", "ClawTransport", "ClawProtocol", "ClawState"]),
 
         .target(
             name: "CBuildInfo",
             cSettings: commit.isEmpty ? [] : [.define("OPENCLAW_COMMIT", to: "\"\(commit)\"")]
         ),
-        // The command-line client: the whole library.
+        // The command-line client: the synchronous layers only (start-up speed), never the async module.
         .executableTarget(
             name: "openclaw",
             dependencies: ["ClawSystem", "ClawJSON", "ClawCrypto", "ClawTransport", "ClawProtocol", "ClawState",
                            "ClawSession", "CBuildInfo"],
             linkerSettings: executableLinking
         ),
-        // The simulator is a server: it never opens a client session.
+        // The simulator's command line: a thin main over ClawGatewayTesting.
         .executableTarget(
             name: "openclaw-gateway-sim",
-            dependencies: ["ClawSystem", "ClawJSON", "ClawCrypto", "ClawTransport", "ClawProtocol", "ClawState"],
+            dependencies: ["ClawGatewayTesting"],
             linkerSettings: executableLinking
         ),
         .testTarget(name: "ClawLibraryTests",
                     dependencies: ["ClawSystem", "ClawJSON", "ClawCrypto", "ClawTransport", "ClawProtocol", "ClawState",
                                    "ClawSession"]),
+        // The library as its users see it: only the public products, no @testable.
+        .testTarget(name: "ClawGatewayClientTests", dependencies: ["ClawGatewayClient", "ClawGatewayTesting"]),
         // The frame schema is read from the source tree by the simulator conformance tests.
         .testTarget(name: "openclawTests",
                     dependencies: ["ClawSystem", "ClawJSON", "ClawCrypto", "ClawTransport", "ClawProtocol", "ClawState",

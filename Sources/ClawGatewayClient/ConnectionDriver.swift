@@ -13,6 +13,9 @@ import ClawSession
 final class ConnectionDriver: @unchecked Sendable {
     private let lock = TransportLock()
     private let wake: WakeSignal
+    /// Readable once the connection is to close: it alone interrupts the connect (a wake-up for other
+    /// work, a consumer making room, must not).
+    private let cancelled: WakeSignal
     private let requestTimeout: Double
     private let pingInterval: Double
     let eventBufferLimit: Int
@@ -46,7 +49,12 @@ final class ConnectionDriver: @unchecked Sendable {
     }
 
     private init(_ configuration: GatewayConfiguration) throws(GatewayClientError) {
-        do { wake = try WakeSignal() } catch { throw .connection(.cannotConnect("cannot make a wake-up pipe: \(error)")) }
+        do {
+            wake = try WakeSignal()
+            cancelled = try WakeSignal()
+        } catch {
+            throw .connection(.cannotConnect("cannot make a wake-up pipe: \(error)"))
+        }
         requestTimeout = configuration.requestTimeout.seconds
         pingInterval = configuration.pingInterval.seconds
         eventBufferLimit = configuration.eventBufferLimit
@@ -56,14 +64,16 @@ final class ConnectionDriver: @unchecked Sendable {
 
     /// Connects on a new I/O thread and returns once the gateway has let us in. Cancelling the calling
     /// task stops the attempt at once (the thread's waits watch the wake-up descriptor).
-    static func open(_ configuration: GatewayConfiguration) async throws -> ConnectionDriver {
+    /// `lending`: a long-lived client's buffers, fed from the first frame on.
+    static func open(_ configuration: GatewayConfiguration, lending: [EventBuffer] = []) async throws -> ConnectionDriver {
         let options = try configuration.sessionOptions()
         let driver = try ConnectionDriver(configuration)
+        for buffer in lending { driver.lend(buffer) }
         do {
             try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (connected: CheckedContinuation<Void, any Error>) in
                     do {
-                        let thread = try JoinableThread { driver.run(options, connected: connected) }
+                        let thread = try JoinableThread(name: "claw-io") { driver.run(options, connected: connected) }
                         driver.lock.withLock { driver.thread = thread }
                     } catch {
                         connected.resume(throwing: GatewayClientError.connection(.cannotConnect("cannot start a thread: \(error)")))
@@ -91,14 +101,14 @@ final class ConnectionDriver: @unchecked Sendable {
                 do {
                     tunnel = try SSHTunnel.open(route: route, preferredLocalPort: options.url.port, environment: .current(),
                                                 deadline: .after(seconds: options.connectTimeout),
-                                                startTimeout: options.connectTimeout, interruptDescriptor: wake.descriptor)
+                                                startTimeout: options.connectTimeout, interruptDescriptor: cancelled.descriptor)
                 } catch {
                     throw GatewayClientError.connection(.cannotConnect("SSH tunnel to \(route.target): \(error)"))
                 }
                 dial = tunnel!.sessionOptions(options)
             }
             do {
-                session = try Poll.interruptible(by: wake.descriptor) { () throws(GatewayError) in
+                session = try Poll.interruptible(by: cancelled.descriptor) { () throws(GatewayError) in
                     try GatewaySession.open(dial, deadline: .after(seconds: dial.connectTimeout))
                 }
             } catch {
@@ -184,8 +194,8 @@ final class ConnectionDriver: @unchecked Sendable {
             if !blocked && session.hasBufferedInput { continue }
             if !session.isOpen && !blocked { continue }  // the next receive reports how it ended
             do {
-                let ready = try Poll.readable(socketHasRoom && session.isOpen ? session.fileDescriptor : -1, wake.descriptor, -1,
-                                              until: min(keepAlive.nextCheck, nextExpiry))
+                let ready = try Poll.readable(socketHasRoom && session.isOpen ? session.fileDescriptor : -1, wake.descriptor,
+                                              cancelled.descriptor, until: min(keepAlive.nextCheck, nextExpiry))
                 if ready.second { wake.drain() }
             } catch {
                 return .connection(.connectionLost("poll failed: \(error)", closeCode: nil))
@@ -334,7 +344,7 @@ final class ConnectionDriver: @unchecked Sendable {
 
     func requestClose() {
         lock.withLock { closeRequested = true }
-        wake.signal()
+        cancelled.signal()
     }
 
     /// Closes the connection (close frame 1000), waits until its thread has ended.

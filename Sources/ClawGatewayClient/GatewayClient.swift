@@ -34,7 +34,7 @@ public final class GatewayClient: Sendable {
             state.publish(.connecting(attempt: attempt))
             let driver: ConnectionDriver
             do {
-                driver = try await ConnectionDriver.open(configuration)
+                driver = try await ConnectionDriver.open(configuration, lending: state.buffersToLend)
             } catch is CancellationError {
                 return
             } catch let error as GatewayClientError {
@@ -145,6 +145,7 @@ final class ClientState: @unchecked Sendable {
     private var feedList: [SessionFeed] = []
 
     var current: ConnectionDriver? { lock.withLock { driver } }
+    var buffersToLend: [EventBuffer] { lock.withLock { Array(buffers.values) } }
 
     func publish(_ state: ConnectionState) {
         for stream in lock.withLock({ Array(stateStreams.values) }) { stream.yield(state) }
@@ -168,7 +169,7 @@ final class ClientState: @unchecked Sendable {
             defer { waiters = [:] }
             return (Array(waiters.values), Array(buffers.values))
         }
-        for buffer in lent { driver.lend(buffer) }
+        for buffer in lent { driver.lend(buffer) }  // again: one adopted while it connected
         for waiter in ready { waiter.resume(returning: driver) }
         publish(.connected)
     }

@@ -1,3 +1,4 @@
+import ClawSession
 import Testing
 import ClawSystem
 @testable import openclaw
@@ -48,7 +49,7 @@ import ClawSystem
     /// OPENCLAW_HANDSHAKE_TIMEOUT_MS: digits only and positive, or ignored.
     @Test func handshakeTimeoutVariable() {
         func parse(_ text: String?) -> Int? {
-            ConnectionSetup.handshakeTimeoutMilliseconds(Environment(text.map { ["OPENCLAW_HANDSHAKE_TIMEOUT_MS": $0] } ?? [:]))
+            SessionOptions.handshakeTimeoutMilliseconds(Environment(text.map { ["OPENCLAW_HANDSHAKE_TIMEOUT_MS": $0] } ?? [:]))
         }
         #expect(parse("2500") == 2500)
         #expect(parse("000100") == 100)
