@@ -58,6 +58,8 @@ if step build "$swift" build --build-tests; then
 else
     summary+=("skipped tests (the build failed)")
 fi
+# The library's public-API tests under ThreadSanitizer: its I/O threads and async callers share state.
+step library-tsan "$swift" test --sanitize=thread --scratch-path .build-tsan --filter ClientLibraryTests
 # The wire and JSON tests again, optimised: the optimiser once turned a correct mask-key load into
 # garbage that only a release build showed.
 step release-tests "$swift" test -c release -Xswiftc -cross-module-optimization --scratch-path .build-release-tests --filter 'WebSocket|Transport|TLS|JSON|PEM'

@@ -64,12 +64,26 @@ struct CommandContext {
     /// note per wait unless `quietly`; `--retry-connrefused` and `--wait-for-pairing` add their waits
     /// (`ConnectWaits`). `watch` passes `waitsWhileUnavailable: false`: it paces its own reconnects.
     /// A signal ends every wait. The session keeps answering the gateway's pings while stdout is blocked.
+    /// An SSH route (`gateway.remote.transport` ssh) is a step before the connect loop: a new tunnel
+    /// for this attempt, whose local end the loop then dials like any URL; a failure through it is
+    /// explained with what ssh said, and the tunnel stopped.
     func connect(_ options: SessionOptions, deadline: Deadline? = nil, waitsWhileUnavailable: Bool = true,
                  quietly: Bool = false) throws -> GatewaySession {
-        if let route = options.sshRoute {
-            return try sshTunnels.connect(options, route: route, deadline: deadline, waitsWhileUnavailable: waitsWhileUnavailable,
-                                          quietly: quietly, context: self)
+        guard let route = options.sshRoute else {
+            return try connectLoop(options, deadline: deadline, waitsWhileUnavailable: waitsWhileUnavailable, quietly: quietly)
         }
+        let throughTunnel = try sshTunnels.open(options, route: route, deadline: deadline, context: self)
+        do {
+            return try connectLoop(throughTunnel, deadline: deadline, waitsWhileUnavailable: waitsWhileUnavailable, quietly: quietly)
+        } catch {
+            let explained = sshTunnels.explain(error)
+            sshTunnels.stopAll()
+            throw explained
+        }
+    }
+
+    private func connectLoop(_ options: SessionOptions, deadline: Deadline?, waitsWhileUnavailable: Bool,
+                             quietly: Bool) throws -> GatewaySession {
         let deadline = deadline ?? self.deadline
         // As the official CLI names a target: no `/` after the port for a bare path.
         let target = "\(options.url)"

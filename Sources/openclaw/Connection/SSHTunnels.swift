@@ -3,17 +3,18 @@ import ClawState
 import ClawSession
 
 /// The SSH tunnels of one command (`gateway.remote.transport` ssh, see `SSHTunnel`): a new one for every
-/// connection attempt, the previous one stopped when the next opens or when its attempt fails, and the
-/// last one stopped when the command ends, on every path (the dispatcher calls `stopAll`).
+/// connection attempt (`CommandContext.connect` opens it as the step before its connect loop), the
+/// previous one stopped when the next opens or when its attempt fails, and the last one stopped when
+/// the command ends, on every path (the dispatcher calls `stopAll`).
 final class SSHTunnels {
     /// The tunnel of the latest connection attempt.
     private var current: SSHTunnel?
 
-    /// Opens a tunnel for `route` (`options.sshRoute`) and connects through it. A tunnel that cannot be opened is
-    /// exit 3 with ssh's own words (retryable, so `watch` tries again with a new one), exit 4 when ssh
-    /// refused the host key or the login, 5 when `--timeout` passes, 130/143 on a signal.
-    func connect(_ options: SessionOptions, route: SSHRoute, deadline: Deadline?, waitsWhileUnavailable: Bool = true,
-                 quietly: Bool = false, context: CommandContext) throws -> GatewaySession {
+    /// Opens a tunnel for `route` (`options.sshRoute`) and returns the options that dial its local end.
+    /// A tunnel that cannot be opened is exit 3 with ssh's own words (retryable, so `watch` tries again
+    /// with a new one), exit 4 when ssh refused the host key or the login, 5 when `--timeout` passes,
+    /// 130/143 on a signal.
+    func open(_ options: SessionOptions, route: SSHRoute, deadline: Deadline?, context: CommandContext) throws -> SessionOptions {
         stopAll()
         let tunnel: SSHTunnel
         do {
@@ -25,17 +26,7 @@ final class SSHTunnels {
             throw Self.failure(error, route: route, context: context)
         }
         current = tunnel
-        do {
-            return try context.connect(tunnel.sessionOptions(options), deadline: deadline,
-                                       waitsWhileUnavailable: waitsWhileUnavailable, quietly: quietly)
-        } catch let error as GatewayError {
-            let explained = explain(error)
-            stopAll()
-            throw explained
-        } catch {
-            stopAll()
-            throw error
-        }
+        return tunnel.sessionOptions(options)
     }
 
     /// Stops the current tunnel (SIGTERM, SIGKILL after 1.5 s) and reaps its ssh.
