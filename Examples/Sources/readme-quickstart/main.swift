@@ -1,0 +1,9 @@
+import ClawGatewayClient
+
+let configuration = try GatewayConfiguration.official()
+try await GatewayConnection.withConnection(configuration) { gateway in
+    for try await update in try await gateway.send("What is on my calendar today?") {
+        if let more = update.appended { print(more, terminator: "") }  // the reply as it grows
+        if update.isFinal { print() }
+    }
+}

@@ -1,0 +1,53 @@
+// stdin-bot: the skeleton of a bot. A long-lived `GatewayClient` stays connected (reconnecting with
+// backoff) while each line read from stdin is sent to one session and its reply is written to stdout
+// as it grows. End of input cancels `run()`, which closes the connection.
+//
+//     OPENCLAW_GATEWAY_URL=ws://127.0.0.1:18789 OPENCLAW_GATEWAY_TOKEN=… stdin-bot
+import ClawGatewayClient
+import Glibc
+
+/// Writes a line to stderr (C's `stderr` global is shared mutable state to Swift 6).
+func warn(_ message: String) {
+    let line = "stdin-bot: \(message)\n"
+    _ = line.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
+}
+
+let url = getenv("OPENCLAW_GATEWAY_URL").map { String(cString: $0) } ?? "ws://127.0.0.1:18789"
+var configuration = GatewayConfiguration(url: url)
+configuration.token = getenv("OPENCLAW_GATEWAY_TOKEN").map { Secret(String(cString: $0)) }
+configuration.deviceIdentity = .ephemeral  // a key for this process only: nothing is written to disk
+let client = GatewayClient(configuration: configuration)
+
+do {
+    try await withThrowingDiscardingTaskGroup { group in
+        group.addTask { try await client.run() }
+        // This closure runs on the main actor: the blocking readLine() holds the main thread, never a
+        // thread of the cooperative pool (the client's I/O has a thread of its own anyway).
+        while let line = readLine() {
+            guard !line.isEmpty else { continue }
+            do {
+                try await client.withConnection { gateway in
+                    var shown = ""
+                    for try await update in try await gateway.send(line, to: "stdin-bot") {
+                        if let more = update.appended {
+                            print(more, terminator: "")
+                        } else if update.text != shown {  // rewritten: show the whole text again
+                            print(shown.isEmpty ? update.text : "\n" + update.text, terminator: "")
+                        }
+                        shown = update.text
+                        fflush(nil)  // stdout, as the reply grows
+                    }
+                    print()
+                }
+            } catch GatewayClientError.closed {
+                break  // run() has ended: the group throws its reason
+            } catch {
+                warn("\(error)")  // this message only (a link lost mid-reply, a refusal): go on
+            }
+        }
+        group.cancelAll()  // end of input: run() closes the connection and returns
+    }
+} catch {
+    warn("\(error)")
+    exit(1)
+}

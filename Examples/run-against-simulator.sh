@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# run-against-simulator.sh: `make examples` after the build. Checks that README.md's quick start is the
+# program Examples/Sources/readme-quickstart compiles, then runs every example against the gateway
+# simulator and checks what it prints. One `ok - ` or `not ok - ` line per check; exits 1 if any failed.
+# The simulators are stopped on every path.
+#
+#   Examples/run-against-simulator.sh                      # the checks
+#   Examples/run-against-simulator.sh --update-quickstart  # copy README.md's block into the example
+#
+# SIMULATOR (default .build/debug/openclaw-gateway-sim) and EXAMPLES_BIN (default: the Examples
+# package's debug bin directory) say where the built programs are.
+set -uo pipefail
+examples=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$examples")
+quickstart=$examples/Sources/readme-quickstart/main.swift
+
+# The Swift block after `<!-- quickstart` in README.md.
+readme_block() {
+    awk '/^<!-- quickstart/ { found = 1; next }
+         found == 1 && /^```swift$/ { found = 2; next }
+         found == 2 && /^```$/ { exit }
+         found == 2 { print }' "$root/README.md"
+}
+
+if [ "${1:-}" = --update-quickstart ]; then
+    readme_block >"$quickstart.tmp" && mv "$quickstart.tmp" "$quickstart"
+    echo "wrote $quickstart"
+    exit 0
+fi
+
+failures=0
+ok() { echo "ok - $1"; }
+not_ok() { echo "not ok - $1"; shift; [ $# -gt 0 ] && printf '    %s\n' "$@"; failures=$((failures + 1)); }
+
+block=$(readme_block)
+if [ -z "$block" ]; then
+    not_ok "README.md has a quick start block (<!-- quickstart --> before a swift fence)"
+elif [ "$block" = "$(cat "$quickstart")" ]; then
+    ok "README.md's quick start is Examples/Sources/readme-quickstart/main.swift"
+else
+    not_ok "README.md's quick start is Examples/Sources/readme-quickstart/main.swift" \
+        "they differ; after editing README.md run: Examples/run-against-simulator.sh --update-quickstart"
+    diff -u "$quickstart" <(echo "$block") | sed 's/^/    /'
+fi
+
+simulator=${SIMULATOR:-$root/.build/debug/openclaw-gateway-sim}
+bin=${EXAMPLES_BIN:-$examples/.build/debug}
+for program in "$simulator" "$bin/cron-summary" "$bin/stdin-bot" "$bin/swift-watch" "$bin/readme-quickstart"; do
+    [ -x "$program" ] || { echo "run-against-simulator: $program is not built (make examples builds it)" >&2; exit 1; }
+done
+
+work=$(mktemp -d /tmp/openclaw-examples.XXXXXX)
+pids=()
+cleanup() {
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null; done
+    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null; done
+    rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# start NAME FLAGS...: starts a simulator on a free port; its URL in $url.
+start() {
+    local name=$1; shift
+    "$simulator" --port 0 "$@" >"$work/$name.out" 2>"$work/$name.err" &
+    pids+=($!)
+    url=""
+    for _ in $(seq 200); do
+        url=$(sed -n 's/^listening on //p' "$work/$name.out" | head -n 1)
+        [ -n "$url" ] && return 0
+        sleep 0.05
+    done
+    echo "run-against-simulator: the simulator did not start:" >&2
+    cat "$work/$name.err" >&2
+    exit 1
+}
+
+# A throwaway home and state directory: official() reads and writes nothing of this user's.
+export HOME=$work/home OPENCLAW_STATE_DIR=$work/state
+mkdir -p "$HOME"
+unset OPENCLAW_CONFIG_PATH OPENCLAW_PROFILE OPENCLAW_HOME OPENCLAW_GATEWAY_PASSWORD
+start echo --token example-token
+export OPENCLAW_GATEWAY_URL=$url OPENCLAW_GATEWAY_TOKEN=example-token
+limit=30
+
+out=$(timeout $limit "$bin/cron-summary" "summarise" "the day" 2>"$work/err")
+status=$?
+if [ $status -eq 0 ] && [ "$out" = "summarise the day" ]; then ok "cron-summary prints the final reply"
+else not_ok "cron-summary prints the final reply" "exit $status, stdout: $out" "stderr: $(cat "$work/err")"; fi
+
+out=$(OPENCLAW_GATEWAY_TOKEN=wrong-token timeout $limit "$bin/cron-summary" "hello" 2>"$work/err")
+status=$?
+err=$(cat "$work/err")
+if [ $status -eq 1 ] && [ -z "$out" ] && [[ $err == "cron-summary: authentication failed"* ]] && [[ $err != *wrong-token* ]]; then
+    ok "cron-summary with a refused token exits 1, the reason on stderr, no secret"
+else not_ok "cron-summary with a refused token exits 1, the reason on stderr, no secret" "exit $status, stderr: $err"; fi
+
+out=$(timeout $limit "$bin/cron-summary" 2>"$work/err")
+status=$?
+if [ $status -eq 2 ] && grep -q '^cron-summary: usage:' "$work/err"; then ok "cron-summary without a message exits 2"
+else not_ok "cron-summary without a message exits 2" "exit $status, stderr: $(cat "$work/err")"; fi
+
+out=$(printf 'first line\nsecond line here\n' | timeout $limit "$bin/stdin-bot" 2>"$work/err")
+status=$?
+if [ $status -eq 0 ] && [ "$out" = $'first line\nsecond line here' ]; then ok "stdin-bot streams a reply per line and ends at end of input"
+else not_ok "stdin-bot streams a reply per line and ends at end of input" "exit $status, stdout: $out" "stderr: $(cat "$work/err")"; fi
+
+out=$(echo "hello" | OPENCLAW_GATEWAY_TOKEN=wrong-token timeout $limit "$bin/stdin-bot" 2>"$work/err")
+status=$?
+err=$(cat "$work/err")
+if [ $status -eq 1 ] && [[ $err == "stdin-bot: authentication failed"* ]]; then ok "stdin-bot with a refused token exits 1 with run()'s reason"
+else not_ok "stdin-bot with a refused token exits 1 with run()'s reason" "exit $status, stderr: $err"; fi
+
+out=$(timeout $limit "$bin/readme-quickstart" 2>"$work/err")
+status=$?
+if [ $status -eq 0 ] && [ "$out" = "What is on my calendar today?" ]; then ok "README.md's quick start streams the reply"
+else not_ok "README.md's quick start streams the reply" "exit $status, stdout: $out" "stderr: $(cat "$work/err")"; fi
+
+start ticks --token example-token --tick-ms 100
+out=$(OPENCLAW_GATEWAY_URL=$url timeout $limit "$bin/swift-watch" --count 2 2>"$work/err")
+status=$?
+# Two lines, each one event as JSON; at 100 ms ticks, one of them at least is a tick (the other may be
+# the presence snapshot a connect brings).
+lines_ok() {
+    [ "$(printf '%s\n' "$1" | wc -l)" -eq 2 ] || return 1
+    if command -v jq >/dev/null; then
+        printf '%s\n' "$1" | jq -e -s 'length == 2 and all(.[]; (.event | type) == "string" and has("payload"))
+                                       and any(.[]; .event == "tick")' >/dev/null
+    else
+        ! printf '%s\n' "$1" | grep -qv '^{"event":"[^"]*","seq":' && printf '%s\n' "$1" | grep -q '^{"event":"tick"'
+    fi
+}
+if [ $status -eq 0 ] && lines_ok "$out"; then ok "swift-watch --count 2 prints two events, one JSON line each"
+else not_ok "swift-watch --count 2 prints two events, one JSON line each" "exit $status, stdout: $out" "stderr: $(cat "$work/err")"; fi
+
+if [ $failures -gt 0 ]; then
+    echo "run-against-simulator: $failures check(s) failed"
+    exit 1
+fi
+echo "run-against-simulator: every example ran against the simulator"
