@@ -24,7 +24,7 @@ RELEASE_ENV = PKG_CONFIG_PATH=$(STATIC_LIBS) OPENCLAW_LINK=static OPENCLAW_COMMI
 DEB_SCRATCH := .build-deb
 STATIC_SQLITE := $(CURDIR)/.build-static-sqlite
 
-.PHONY: help deps build release test check-layers check-consumable check-api demo bench install uninstall completions man clean fuzz deb dist deb-build package-test arm64 test-arm64
+.PHONY: help deps build release test check-layers check-consumable check-api docs examples demo bench install uninstall completions man clean fuzz deb dist deb-build package-test arm64 test-arm64
 
 help:
 	@echo "make deps      install what make test needs and this machine lacks (apt-get; sudo when not root)"
@@ -34,6 +34,8 @@ help:
 	@echo "make check-layers  the module layers of ARCHITECTURE.md hold, only ClawSystem imports the C library (run by make test)"
 	@echo "make check-consumable  a package depending on a tagged clone with from: builds (run by make test)"
 	@echo "make check-api  the library's public API against the last release in RELEASES; a break needs a breaking bump in CHANGELOG.md (run by make test)"
+	@echo "make docs      the library's DocC documentation into .build/docs; a broken symbol link fails it (run by make test)"
+	@echo "make examples  build Examples/ and run each example against the simulator (run by make test)"
 	@echo "make demo      start the bundled simulator, send a message, print the history"
 	@echo "make bench     release build, then one-shot latency, watch throughput and peak RSS"
 	@echo "make fuzz      build and run the libFuzzer targets for FUZZ_SECONDS (default 60) each"
@@ -83,6 +85,31 @@ check-consumable:
 check-api:
 	scripts/install-deps.sh build
 	SWIFT="$(SWIFT)" scripts/check-api-breakage.sh
+
+# The library's documentation: the DocC catalog (Sources/ClawGatewayClient/ClawGatewayClient.docc) and the
+# public symbols of the debug build, extracted without a build of their own, converted by the toolchain's
+# docc into .build/docs; a warning (a broken symbol link, an unknown topic) fails it.
+TOOLCHAIN_BIN = $(dir $(realpath $(shell command -v $(SWIFT))))
+SYMBOL_GRAPHS := .build/symbol-graphs
+docs:
+	scripts/install-deps.sh build
+	@test -x $(TOOLCHAIN_BIN)docc || { echo "make docs: no docc beside $(SWIFT) ($(TOOLCHAIN_BIN)); swift.org's toolchains have it" >&2; exit 1; }
+	$(SWIFT) build --target ClawGatewayClient
+	rm -rf $(SYMBOL_GRAPHS) .build/docs && mkdir -p $(SYMBOL_GRAPHS)
+	bin=$$($(SWIFT) build --show-bin-path) && $(TOOLCHAIN_BIN)swift-symbolgraph-extract -module-name ClawGatewayClient \
+		-target $$(basename $$(dirname $$bin)) -I $$bin/Modules -I Sources/CClawOpenSSL -I Sources/CClawSQLite \
+		-minimum-access-level public -output-dir $(SYMBOL_GRAPHS)
+	$(TOOLCHAIN_BIN)docc convert Sources/ClawGatewayClient/ClawGatewayClient.docc --additional-symbol-graph-dir $(SYMBOL_GRAPHS) \
+		--fallback-display-name ClawGatewayClient --fallback-bundle-identifier org.openclaw.ClawGatewayClient \
+		--output-path .build/docs --warnings-as-errors
+
+# The Examples package (its own build in Examples/.build, the library by path) and README.md's quick
+# start, which it holds a copy of: built, then each run against the simulator (Examples/run-against-simulator.sh).
+examples:
+	scripts/install-deps.sh build
+	$(SWIFT) build --product openclaw-gateway-sim
+	$(SWIFT) build --package-path Examples
+	Examples/run-against-simulator.sh
 
 # The .deb (its own build, with the system's OpenSSL) and the tarball (the static release build),
 # checked by packaging/package-test.sh: contents, lintian, and the binaries run from each.
@@ -162,7 +189,7 @@ fuzz:
 
 clean:
 	@if grep -q " $(CURDIR)/$(ARM64)/" /proc/mounts; then echo "make clean: something is still mounted in $(ARM64)" >&2; exit 1; fi
-	rm -rf $(ARM64) .build .build-deb .build-static-libs .build-static-sqlite .build-release-tests .build-pkg $(PACKAGES)
+	rm -rf $(ARM64) .build Examples/.build .build-deb .build-static-libs .build-static-sqlite .build-release-tests .build-pkg $(PACKAGES)
 
 # Linux arm64 (aarch64): cross-built at native speed with Debian's Swift (trixie) against the arm64
 # libraries of a cached Debian root (packaging/arm64/; packaging/README.md, Platforms). Needs root (debootstrap, chroot,

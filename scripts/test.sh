@@ -58,6 +58,10 @@ if step build "$swift" build --build-tests; then
 else
     summary+=("skipped tests (the build failed)")
 fi
+# The library's DocC articles and symbol links (make docs), then the Examples package built against the
+# library and each example run against the simulator, README.md's quick start among them (make examples).
+step docs "$make" --no-print-directory docs
+step examples "$make" --no-print-directory examples
 # The library's public-API tests under ThreadSanitizer: its I/O threads and async callers share state.
 step library-tsan "$swift" test --sanitize=thread --scratch-path .build-tsan --filter ClientLibraryTests
 # The wire and JSON tests again, optimised: the optimiser once turned a correct mask-key load into
