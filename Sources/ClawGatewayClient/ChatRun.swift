@@ -33,11 +33,29 @@ public struct ChatRun: AsyncSequence, Sendable {
 
     public func makeAsyncIterator() -> Iterator { Iterator(run: self) }
 
-    /// Waits for the end of the run and returns the final reply's text.
+    /// Waits for the end of the run and returns the final reply's text. For a key that already ran
+    /// to its end (`status: "ok"`), the reply is looked up in the session's transcript.
     public func reply() async throws -> String {
+        if acknowledgement["status"]?.stringValue == ChatSendStatus.ok.rawValue { return try await replyFromHistory() }
         var text = ""
         for try await update in self { text = update.text }
         return text
+    }
+
+    /// The transcript's assistant message of this run, as the CLI finds it.
+    private func replyFromHistory() async throws -> String {
+        let payload = try await driver.request(GatewayMethod.chatHistory,
+                                               params: [ChatField.sessionKey: .string(sessionKey), "limit": 50], timeout: nil)
+        let ours = payload["messages"]?.arrayValue?.last { message in
+            message["role"]?.stringValue == "assistant"
+                && [message["idempotencyKey"], message[ChatField.runId], message["__openclaw"]?[ChatField.runId]]
+                    .contains { $0?.stringValue == runId }
+        }
+        guard let ours else {
+            throw GatewayClientError.runFailed(runId: runId, state: "ok",
+                                               reason: "it already ran and its reply is no longer in the transcript's last 50 messages")
+        }
+        return MessageText.text(of: ours)
     }
 
     public struct Iterator: AsyncIteratorProtocol {
@@ -88,11 +106,20 @@ public struct ChatRun: AsyncSequence, Sendable {
 
 /// The reply of a run as it grows.
 public struct ChatUpdate: Sendable, Equatable {
+    /// How the text differs from the previous update's.
+    public enum Change: Sendable, Equatable {
+        case unchanged
+        /// The new text is the old one plus this.
+        case appended(String)
+        /// The new text does not extend the old one: show `text` again.
+        case rewritten
+    }
+
     /// The whole reply so far.
     public let text: String
-    /// What this update added to the end of the previous text; nil when the text was rewritten
-    /// (show `text` again) or did not change.
-    public let appended: String?
+    public let change: Change
+    /// What this update added to the end of the previous text (`change` is `.appended`), else nil.
+    public var appended: String? { if case .appended(let suffix) = change { return suffix }; return nil }
     /// A status line while the agent works ("thinking…", "running read…"); nil while text flows.
     public let progress: String?
     /// Run events that never arrived before this one (the text catches up at the next snapshot).
@@ -102,7 +129,11 @@ public struct ChatUpdate: Sendable, Equatable {
 
     init(_ update: ReplyAssembler.Update, isFinal: Bool) {
         text = update.text
-        if case .append(let suffix) = update.change { appended = suffix } else { appended = nil }
+        switch update.change {
+        case .none: change = .unchanged
+        case .append(let suffix): change = .appended(suffix)
+        case .redraw: change = .rewritten
+        }
         progress = update.progress
         gap = update.gap.map { SequenceGap(expected: $0.expected, received: $0.received) }
         self.isFinal = isFinal

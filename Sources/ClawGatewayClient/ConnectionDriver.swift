@@ -149,7 +149,7 @@ final class ConnectionDriver: @unchecked Sendable {
                 defer { outbox.removeAll(keepingCapacity: true) }
                 return (outbox, closeRequested)
             }
-            if closing { return nil }
+            // Work queued before a close still goes out first (an abort from a cancelled run).
             for item in work {
                 guard case .request(let id, let method, let params) = item else { continue }
                 do {
@@ -160,6 +160,7 @@ final class ConnectionDriver: @unchecked Sendable {
                     return .connection(error)
                 }
             }
+            if closing { return nil }
             let blocked = consumerIsBehind()
             if !blocked {
                 var taken = 0

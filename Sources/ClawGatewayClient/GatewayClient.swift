@@ -25,10 +25,22 @@ public final class GatewayClient: Sendable {
     /// Connects and stays connected until the calling task is cancelled (then it closes the
     /// connection and returns). Throws when the gateway refuses us for good (authentication, pairing,
     /// a certificate), or after `ReconnectPolicy.maxAttempts` failed attempts in a row.
+    /// Call it once: a second call throws `GatewayClientError.closed`.
     public func run() async throws {
+        guard state.begin() else { throw GatewayClientError.closed }
+        do {
+            try await reconnectLoop()
+            state.finish(nil)
+        } catch {
+            // Those waiting for a connection learn why there will be none.
+            state.finish(error)
+            throw error
+        }
+    }
+
+    private func reconnectLoop() async throws {
         var schedule = configuration.reconnect.schedule
         var attempt = 0
-        defer { state.finish() }
         while !Task.isCancelled {
             attempt += 1
             state.publish(.connecting(attempt: attempt))
@@ -86,23 +98,36 @@ public final class GatewayClient: Sendable {
     }
 
     /// Runs `body` with the current connection (waiting for one): for a chat run, history, abort. A run
-    /// does not survive a reconnect: its sequence throws `GatewayClientError.closed`.
+    /// does not survive a reconnect: its sequence throws the error that ended the connection.
+    /// The connection belongs to the client: `close()` on it does nothing.
+    @discardableResult
     public func withConnection<Result>(
         isolation: isolated (any Actor)? = #isolation,
         _ body: (GatewayConnection) async throws -> Result
     ) async throws -> Result {
         let driver = try await state.waitForConnection(timeout: configuration.requestTimeout.seconds)
-        return try await body(GatewayConnection(driver: driver))
+        return try await body(GatewayConnection(driver: driver, owned: false))
     }
 
-    /// Every event of every connection from now on, in order; the stream outlives reconnects (a
-    /// `SequenceGap` on the first event after one shows what was missed) and ends when `run()` ends.
+    /// Every event of every connection from now on, in order; the stream outlives reconnects and
+    /// ends when `run()` ends. Nothing is replayed after a reconnect: each connection numbers its
+    /// events afresh, so events sent while disconnected are simply not seen (no `SequenceGap` tells).
     public func events() -> GatewayEventStream {
         let buffer = EventBuffer(limit: configuration.eventBufferLimit, accepts: { _ in true })
         return GatewayEventStream(subscription: state.adopt(buffer))
     }
 
-    /// Subscribes to a session feed for the duration of `body`, again after every reconnect.
+    /// Sends a message on the current connection (waiting for one); see `GatewayConnection.send`.
+    public func send(_ message: String, to session: String = "main", idempotencyKey: String? = nil,
+                     extraParams: [String: JSONValue] = [:]) async throws -> ChatRun {
+        let driver = try await state.waitForConnection(timeout: configuration.requestTimeout.seconds)
+        return try await GatewayConnection(driver: driver, owned: false)
+            .send(message, to: session, idempotencyKey: idempotencyKey, extraParams: extraParams)
+    }
+
+    /// Subscribes to a session feed for the duration of `body`, again after every reconnect. The stream
+    /// carries every event (filter by `GatewayEvent.name`).
+    @discardableResult
     public func withSubscription<Result>(
         _ feed: SessionFeed,
         isolation: isolated (any Actor)? = #isolation,
@@ -110,8 +135,9 @@ public final class GatewayClient: Sendable {
     ) async throws -> Result {
         let stream = events()
         let driver = state.addFeed(feed)
-        if let driver { _ = try? await driver.request(feed.subscribeMethod, params: feed.params, timeout: nil) }
         defer { state.removeFeed(feed) }
+        // Refused now: the caller hears it (after a reconnect the feed is asked for again quietly).
+        if let driver { _ = try await driver.request(feed.subscribeMethod, params: feed.params, timeout: nil) }
         let result = try await body(stream)
         if let current = state.current { _ = try? await current.request(feed.unsubscribeMethod, params: feed.params, timeout: nil) }
         return result
@@ -133,7 +159,10 @@ public enum ConnectionState: Sendable, Equatable {
 final class ClientState: @unchecked Sendable {
     private let lock = TransportLock()
     private var driver: ConnectionDriver?
+    private var started = false
     private var ended = false
+    /// Why `run()` ended, for those who wait for a connection afterwards.
+    private var endError: (any Error)?
     private var buffers: [ObjectIdentifier: EventBuffer] = [:]
     private var stateStreams: [Int: AsyncStream<ConnectionState>.Continuation] = [:]
     private var nextNumber = 0
@@ -185,14 +214,23 @@ final class ClientState: @unchecked Sendable {
         return true
     }
 
-    func finish() {
+    /// False when `run()` was called before.
+    func begin() -> Bool {
+        lock.withLock {
+            defer { started = true }
+            return !started
+        }
+    }
+
+    func finish(_ error: (any Error)?) {
         let (streams, pendingWaiters, open) = lock.withLock {
             ended = true
+            endError = error
             defer { stateStreams = [:]; waiters = [:]; buffers = [:] }
             return (Array(stateStreams.values), Array(waiters.values), Array(buffers.values))
         }
         for stream in streams { stream.yield(.closed); stream.finish() }
-        for waiter in pendingWaiters { waiter.resume(throwing: GatewayClientError.closed) }
+        for waiter in pendingWaiters { waiter.resume(throwing: error ?? GatewayClientError.closed) }
         for buffer in open { buffer.finish(nil) }
     }
 
@@ -238,7 +276,7 @@ final class ClientState: @unchecked Sendable {
                 let outcome: Result<ConnectionDriver, any Error>? = lock.withLock {
                     if Task.isCancelled { return .failure(CancellationError()) }
                     if let driver { return .success(driver) }
-                    if ended { return .failure(GatewayClientError.closed) }
+                    if ended { return .failure(endError ?? GatewayClientError.closed) }
                     waiters[number] = continuation
                     return nil
                 }

@@ -39,6 +39,9 @@ public struct GatewayConfiguration: Sendable {
     public var upgradeHeaders: [(name: String, value: Secret)] = []
     /// Bound on socket, TLS, upgrade and the gateway's handshake together.
     public var connectTimeout: Duration = .seconds(10)
+    /// Bound on each handshake step within it (the upgrade's answer; then the gateway's challenge);
+    /// nil: 15 s, or `OPENCLAW_HANDSHAKE_TIMEOUT_MS` for an `official()` configuration.
+    public var handshakeTimeout: Duration? = nil
     /// How long a request waits for its answer.
     public var requestTimeout: Duration = .seconds(30)
     /// A WebSocket ping this often keeps proxies and NATs from closing an idle link.
@@ -126,6 +129,7 @@ public struct GatewayConfiguration: Sendable {
         options.scopes = scopes
         options.capabilities = capabilities
         options.connectTimeout = connectTimeout.seconds
+        if let handshakeTimeout { options.handshakeTimeout = handshakeTimeout.seconds }
         if case .ephemeral = deviceIdentity {
             do { options.identity = DeviceIdentity(privateKey: try Ed25519PrivateKey.generate()) } catch {
                 throw .invalidConfiguration("cannot make a device key: \(error)")
@@ -178,7 +182,9 @@ public struct ReconnectPolicy: Sendable, Equatable {
     }
 
     var schedule: ReconnectSchedule {
-        ReconnectSchedule(backoff: Backoff(base: initialDelay.seconds, maximum: maximumDelay.seconds), maxRetries: maxAttempts)
+        // The schedule counts retries after a failure; `maxAttempts` counts the failed attempts themselves.
+        ReconnectSchedule(backoff: Backoff(base: initialDelay.seconds, maximum: maximumDelay.seconds),
+                          maxRetries: maxAttempts.map { max(0, $0 - 1) })
     }
 }
 

@@ -13,22 +13,32 @@ import ClawProtocol
 /// own, so it never blocks the cooperative thread pool.
 public final class GatewayConnection: Sendable {
     let driver: ConnectionDriver
+    /// A connection made by `connect` is closed when the last reference goes; one lent by a
+    /// `GatewayClient` belongs to the client.
+    private let ownsDriver: Bool
 
     /// What the gateway said about itself when it let us in.
     public let hello: GatewayHello
 
-    init(driver: ConnectionDriver) {
+    init(driver: ConnectionDriver, owned: Bool) {
         self.driver = driver
+        ownsDriver = owned
         hello = driver.hello
+    }
+
+    deinit {
+        // Forgotten without close(): the thread still ends (and detaches), with close frame 1000.
+        if ownsDriver { driver.requestClose() }
     }
 
     /// Connects and authenticates. Throws `GatewayClientError`, or `CancellationError` when the
     /// calling task is cancelled meanwhile. Call `close()` when done, or use `withConnection`.
     public static func connect(_ configuration: GatewayConfiguration) async throws -> GatewayConnection {
-        GatewayConnection(driver: try await ConnectionDriver.open(configuration))
+        GatewayConnection(driver: try await ConnectionDriver.open(configuration), owned: true)
     }
 
     /// Connects, runs `body`, and closes the connection (close frame 1000) however `body` ends.
+    @discardableResult
     public static func withConnection<Result>(
         _ configuration: GatewayConfiguration,
         isolation: isolated (any Actor)? = #isolation,
@@ -58,8 +68,10 @@ public final class GatewayConnection: Sendable {
     public func send(_ message: String, to session: String = "main", idempotencyKey: String? = nil,
                      extraParams: [String: JSONValue] = [:]) async throws -> ChatRun {
         let runId = idempotencyKey ?? SecureRandom.uuid()
-        // Subscribed before sending: events of the run may overtake the answer to chat.send.
-        let subscription = driver.subscribe { event in
+        // Subscribed before sending: events of the run may overtake the answer to chat.send. A run is
+        // bounded by the gateway, so its buffer holds nothing back: a run left unread must not stall
+        // the connection's other requests.
+        let subscription = driver.subscribe(limit: .max) { event in
             (event.name == GatewayEventName.chat || event.name == GatewayEventName.agent) && event.runId == runId
         }
         var params: JSONObject = [ChatField.sessionKey: .string(session), ChatField.message: .string(message),
@@ -102,6 +114,7 @@ public final class GatewayConnection: Sendable {
     /// Subscribes to a session feed for the duration of `body`: `sessions.subscribe` (runs of any
     /// session starting and ending) or `sessions.messages.subscribe` (a session's new messages), then
     /// the matching unsubscribe when `body` returns or throws.
+    @discardableResult
     public func withSubscription<Result>(
         _ feed: SessionFeed,
         isolation: isolated (any Actor)? = #isolation,
@@ -126,8 +139,11 @@ public final class GatewayConnection: Sendable {
     public func closed() async -> GatewayClientError? { await driver.ended() }
 
     /// Closes the connection (close frame 1000) and waits until its thread has ended. Requests still
-    /// waiting fail with `GatewayClientError.closed`; event streams end. Safe to repeat.
-    public func close() async { await driver.close() }
+    /// waiting fail with `GatewayClientError.closed`; event streams end. Safe to repeat. A connection
+    /// lent by `GatewayClient.withConnection` belongs to the client: closing it does nothing.
+    public func close() async {
+        if ownsDriver { await driver.close() }
+    }
 }
 
 /// A session feed a connection can subscribe to.

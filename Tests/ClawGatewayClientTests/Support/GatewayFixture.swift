@@ -13,7 +13,7 @@ final class GatewayFixture: @unchecked Sendable {
         let fd = mkstemp(&template)
         precondition(fd >= 0)
         close(fd)
-        logPath = String(cString: template)
+        logPath = cString(template)
         gateway = try TestGateway.start(arguments: ["--port", String(port), "--token", token, "--log", logPath] + arguments)
     }
 
@@ -30,10 +30,18 @@ final class GatewayFixture: @unchecked Sendable {
 
     /// The frames the gateway received (`dir: in`), in order.
     func received() -> [JSONValue] {
-        logLines().filter { $0["dir"]?.stringValue == "in" }.compactMap { $0["frame"] }
+        // Only the inbound lines are parsed: the outbound ones (a long reply's deltas) can be megabytes.
+        let inbound = Array(#"{"dir":"in""#.utf8)
+        return logBytes().split(separator: UInt8(ascii: "\n"))
+            .filter { $0.starts(with: inbound) }
+            .compactMap { try? JSONValue.parse(Array($0))["frame"] }
     }
 
     func logLines() -> [JSONValue] {
+        logBytes().split(separator: UInt8(ascii: "\n")).compactMap { try? JSONValue.parse(Array($0)) }
+    }
+
+    private func logBytes() -> [UInt8] {
         guard let file = fopen(logPath, "r") else { return [] }
         defer { fclose(file) }
         var bytes: [UInt8] = []
@@ -43,7 +51,13 @@ final class GatewayFixture: @unchecked Sendable {
             if count <= 0 { break }
             bytes += chunk[0..<count]
         }
-        return bytes.split(separator: UInt8(ascii: "\n")).compactMap { try? JSONValue.parse(Array($0)) }
+        return bytes
+    }
+
+    /// How many keepalive lines of this kind the log holds (`ping`, `pong`, `dropped`).
+    func count(of direction: String) -> Int {
+        let prefix = Array(#"{"dir":"\#(direction)""#.utf8)
+        return logBytes().split(separator: UInt8(ascii: "\n")).filter { $0.starts(with: prefix) }.count
     }
 
     /// Requests of `method` the gateway received.
@@ -73,7 +87,7 @@ func socketsConnected(toPort port: Int) -> Int {
         let length = readlink("/proc/self/fd/\(name)", &target, target.count - 1)
         guard length > 0 else { continue }
         target[length] = 0
-        let link = String(cString: target)
+        let link = cString(target)
         if link.hasPrefix("socket:["), let inode = Int(link.dropFirst(8).dropLast()), inodes.contains(inode) { count += 1 }
     }
     return count
@@ -86,7 +100,7 @@ private func tcpInodes(remotePort port: Int) -> [Int] {
     var inodes: [Int] = []
     let wanted = String(port, radix: 16, uppercase: true)
     while fgets(&line, Int32(line.count), file) != nil {
-        let fields = String(cString: line).split(separator: " ", omittingEmptySubsequences: true)
+        let fields = cString(line).split(separator: " ", omittingEmptySubsequences: true)
         guard fields.count > 9 else { continue }
         let remote = fields[2].split(separator: ":")
         guard remote.count == 2, remote[1].count == 4,
@@ -106,7 +120,46 @@ func ioThreadCount() -> Int {
         let task = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
         guard task.first != ".", let file = fopen("/proc/self/task/\(task)/comm", "r") else { continue }
         defer { fclose(file) }
-        if fgets(&name, Int32(name.count), file) != nil, String(cString: name).hasPrefix("claw-io") { count += 1 }
+        if fgets(&name, Int32(name.count), file) != nil, cString(name).hasPrefix("claw-io") { count += 1 }
     }
     return count
+}
+
+/// A loopback listener that never accepts: the kernel completes TCP connects into its backlog, and
+/// the client then waits for a WebSocket upgrade answer that never comes.
+final class SilentListener {
+    let descriptor: Int32
+    let port: Int
+
+    init() {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        listen(descriptor, 16)
+        var bound = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &bound) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        self.descriptor = descriptor
+        port = Int(UInt16(bigEndian: bound.sin_port))
+    }
+
+    deinit { close(descriptor) }
+
+    /// Whether a client's connect is waiting in the backlog.
+    var hasWaitingConnection: Bool {
+        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) == 1
+    }
+}
+
+/// The text of a NUL-terminated C buffer.
+func cString(_ buffer: [CChar]) -> String {
+    String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
