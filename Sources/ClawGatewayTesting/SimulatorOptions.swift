@@ -226,9 +226,12 @@ extension SimulatorOptions {
         1008 "slow consumer". SIGTERM/SIGINT send `shutdown`, close 1012, exit 0.
         """
 
-    /// Parses the arguments (without the program name); `nil` means `--help` was asked for.
-    static func parse(_ arguments: [String]) throws(UsageError) -> SimulatorOptions? {
+    /// Parses the arguments (without the program name); `nil` means `--help` was asked for. Without
+    /// `--port` the gateway listens on `defaultPort`: the official 18789 for the executable, any free
+    /// port (0) in-process.
+    static func parse(_ arguments: [String], defaultPort: Int = 18789) throws(UsageError) -> SimulatorOptions? {
         var options = SimulatorOptions()
+        options.port = defaultPort
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]

@@ -1,26 +1,20 @@
 import Foundation
+import ClawGatewayTesting
 
-// openclaw-gateway-sim: see SimulatorOptions.helpText.
+// openclaw-gateway-sim: the gateway of ClawGatewayTesting behind a command line (see --help). The
+// process's part stays here: exit statuses, the first stdout line, and the signals.
 signal(SIGPIPE, SIG_IGN)
 
-let options: SimulatorOptions
-do {
-    guard let parsed = try SimulatorOptions.parse(Array(CommandLine.arguments.dropFirst())) else {
-        FileHandle.standardOutput.write(Data((SimulatorOptions.helpText + "\n").utf8))
+let gateway: TestGateway
+do throws(TestGatewayError) {
+    guard let started = try TestGateway.start(commandLine: Array(CommandLine.arguments.dropFirst())) else {
+        FileHandle.standardOutput.write(Data((TestGateway.helpText + "\n").utf8))
         exit(0)
     }
-    options = parsed
+    gateway = started
 } catch {
     FileHandle.standardError.write(Data("openclaw-gateway-sim: \(error.description)\n".utf8))
-    exit(2)
-}
-
-let server: GatewayServer
-do {
-    server = try GatewayServer(options: options)
-} catch {
-    FileHandle.standardError.write(Data("openclaw-gateway-sim: \(error.description)\n".utf8))
-    exit(1)
+    exit(error.kind == .usage ? 2 : 1)
 }
 
 signal(SIGTERM, SIG_IGN)
@@ -29,7 +23,7 @@ let signalQueue = DispatchQueue(label: "signals")
 let stopSignals = [SIGTERM, SIGINT].map { DispatchSource.makeSignalSource(signal: $0, queue: signalQueue) }
 for source in stopSignals {
     source.setEventHandler {
-        server.shutdown()
+        gateway.stop()
         exit(0)
     }
     source.resume()
@@ -40,12 +34,11 @@ signal(SIGUSR1, SIG_IGN)
 signal(SIGUSR2, SIG_IGN)
 let suspensionSignals = [(SIGUSR1, true), (SIGUSR2, false)].map { signalNumber, suspends in
     let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: signalQueue)
-    source.setEventHandler { suspends ? server.gateway.admission.suspend() : server.gateway.admission.resume() }
+    source.setEventHandler { suspends ? gateway.suspend() : gateway.resume() }
     source.resume()
     return source
 }
 
-server.start()
 // The first stdout line, written and flushed in one call: tests wait for it.
-FileHandle.standardOutput.write(Data("listening on \(server.url)\n".utf8))
+FileHandle.standardOutput.write(Data("listening on \(gateway.url)\n".utf8))
 dispatchMain()

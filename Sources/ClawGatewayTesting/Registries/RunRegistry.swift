@@ -69,6 +69,12 @@ final class RunRegistry: @unchecked Sendable {
 
     func run(_ runId: String) -> ActiveRun? { lock.withLock { active[runId] } }
 
+    /// The gateway stopped: every active run ends at its next step, unannounced (nobody is connected).
+    func stopAll() {
+        let runs = lock.withLock { Array(active.values) }
+        for run in runs { run.lock.withLock { run.finished = true } }
+    }
+
     /// Active runs started with exactly this session key (the real server compares raw keys, so
     /// `main` and `agent:main:main` are different here), oldest first.
     func runs(inSession sessionKey: String) -> [ActiveRun] {

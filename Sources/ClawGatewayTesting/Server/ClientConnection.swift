@@ -45,10 +45,7 @@ final class ClientConnection: EventSink, PairingWaiter, @unchecked Sendable {
         platform: "", deviceFamily: nil, version: "", instanceId: nil, deviceId: nil, issuedToken: nil)
 
     func start() {
-        let reader = Thread { [self] in runReader() }
-        reader.name = "conn-\(number)-reader"
-        reader.stackSize = 1 << 20
-        reader.start()
+        server.spawn(name: "conn-\(number)-reader", stackSize: 1 << 20) { [self] in runReader() }
     }
 
     // MARK: Events (called by the hub and the server)
@@ -81,8 +78,16 @@ final class ClientConnection: EventSink, PairingWaiter, @unchecked Sendable {
     /// Shutdown: the event is already queued; close 1012 after it.
     func closeForRestart() { queue.push(.close(code: 1012, reason: "service restart")) }
 
-    /// Waits (bounded) for the writer to finish its close.
-    func waitUntilClosed(timeout: Double) { _ = writerDone.wait(timeout: .now() + timeout) }
+    /// Waits (until `deadline`) for the writer to finish its close; not at all for a connection still
+    /// upgrading (no writer yet, nothing to say to it: `abort` ends it).
+    func waitUntilClosed(deadline: DispatchTime) {
+        guard stateLock.withLock({ socket != nil }) else { return }
+        _ = writerDone.wait(timeout: deadline)
+    }
+
+    /// Shutdown, after the wait for the close: cuts the TCP connection if it is still open (an upgrade
+    /// in progress, a peer that never answered the close), so the reader and writer end now.
+    func abort() { tcp.close() }
 
     // MARK: Reader
 
@@ -106,9 +111,7 @@ final class ClientConnection: EventSink, PairingWaiter, @unchecked Sendable {
             return
         }
         stateLock.withLock { self.socket = socket }
-        let writer = Thread { [self] in runWriter(socket) }
-        writer.name = "conn-\(number)-writer"
-        writer.start()
+        server.spawn(name: "conn-\(number)-writer") { [self] in runWriter(socket) }
         if gateway.admission.takeClose1013() {  // `close-1013:N`: gone before the first frame
             queue.push(.close(code: 1013, reason: "gateway suspended"))
             drainUntilClosed(socket)

@@ -3,16 +3,22 @@ import ClawSystem
 import ClawJSON
 import ClawTransport
 
-/// The listening socket, the connections, the tick timer and orderly shutdown.
+/// The listening socket, the connections, the tick timer and orderly shutdown. Every thread it starts
+/// (accept, tick, each connection's reader and writer) is counted, so `shutdown` returns after they end.
 final class GatewayServer: @unchecked Sendable {
     let gateway: Gateway
     let listener: TCPListener
     let tlsContext: TLSServerContext?
     let log: FrameLog?
-    private let lock = NSLock()
+    /// Guards `connections`, `nextNumber` and `stopping`; broadcast when stopping (wakes the tick thread).
+    private let lock = NSCondition()
     private var connections: [Int: ClientConnection] = [:]
     private var nextNumber = 1
     private var stopping = false
+    /// Held for the whole of `shutdown`, so a second call waits for the first and then returns.
+    private let shutdownLock = NSLock()
+    /// The threads still running.
+    private let threads = DispatchGroup()
 
     init(options: SimulatorOptions) throws(UsageError) {
         gateway = Gateway(options: options)
@@ -43,13 +49,24 @@ final class GatewayServer: @unchecked Sendable {
         return "\(tlsContext == nil ? "ws" : "wss")://\(host):\(listener.port)"
     }
 
+    /// Connections accepted whose reader has not ended yet.
+    var connectionCount: Int { lock.withLock { connections.count } }
+
     func start() {
-        let acceptor = Thread { [self] in acceptLoop() }
-        acceptor.name = "accept"
-        acceptor.start()
-        let ticker = Thread { [self] in tickLoop() }
-        ticker.name = "tick"
-        ticker.start()
+        spawn(name: "accept") { [self] in acceptLoop() }
+        spawn(name: "tick") { [self] in tickLoop() }
+    }
+
+    /// Starts a thread that `shutdown` waits for.
+    func spawn(name: String, stackSize: Int? = nil, _ body: @escaping @Sendable () -> Void) {
+        threads.enter()
+        let thread = Thread { [threads] in
+            defer { threads.leave() }
+            body()
+        }
+        thread.name = name
+        if let stackSize { thread.stackSize = stackSize }
+        thread.start()
     }
 
     private func acceptLoop() {
@@ -74,8 +91,12 @@ final class GatewayServer: @unchecked Sendable {
     private func tickLoop() {
         let interval = Double(gateway.options.tickMs) / 1000
         while true {
-            Thread.sleep(forTimeInterval: interval)
-            if lock.withLock({ stopping }) { return }
+            let due = Date(timeIntervalSinceNow: interval)
+            let stopped = lock.withLock { () -> Bool in
+                while !stopping && Date() < due { _ = lock.wait(until: due) }
+                return stopping
+            }
+            if stopped { return }
             if !gateway.options.has(.stopTicks) {
                 gateway.hub.broadcast("tick", payload: ["ts": JSONValue(WallClock.milliseconds())])
             }
@@ -85,16 +106,28 @@ final class GatewayServer: @unchecked Sendable {
         }
     }
 
-    /// SIGTERM/SIGINT: `shutdown` to every client, close 1012 "service restart", then return.
+    /// SIGTERM/SIGINT: `shutdown` to every client, close 1012 "service restart", the listener closed;
+    /// returns once the server's threads have ended (each wait bounded). Later calls return at once.
     func shutdown() {
-        let all: [ClientConnection] = lock.withLock {
+        shutdownLock.lock()
+        defer { shutdownLock.unlock() }
+        let all: [ClientConnection]? = lock.withLock {
+            if stopping { return nil }
             stopping = true
+            lock.broadcast()
             return Array(connections.values)
         }
+        guard let all else { return }
         let restart: JSONValue = gateway.options.restartMs.map { JSONValue($0) } ?? .null
         gateway.hub.broadcast("shutdown", payload: ["reason": "gateway stopping", "restartExpectedMs": restart])
         for connection in all { connection.closeForRestart() }
-        for connection in all { connection.waitUntilClosed(timeout: 3) }
+        let closeDeadline = DispatchTime.now() + 3
+        for connection in all { connection.waitUntilClosed(deadline: closeDeadline) }
+        // One still upgrading, or a peer that never answered the close: cut its socket.
+        for connection in all { connection.abort() }
         listener.close()
+        _ = threads.wait(timeout: .now() + 10)
+        // Runs still playing stop at their next step: no client is left to hear them.
+        gateway.runs.stopAll()
     }
 }
