@@ -2,7 +2,7 @@
 # check-consumable.sh: another package can depend on this one by version. Clones HEAD (committed files
 # only) into a scratch directory, tags the clone with this version, and builds a small consumer whose
 # manifest says `.package(url: "file://CLONE", from: "VERSION")` and which uses the library product
-# `ClawGatewayClient`. SwiftPM refuses a versioned dependency whose library targets carry unsafe build
+# `ClawGatewayClient` (and `ClawGatewayTesting`). SwiftPM refuses a versioned dependency whose library targets carry unsafe build
 # flags, so this fails the moment one comes back. `make check-consumable` (run by `make test`).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,18 +22,24 @@ let package = Package(
     name: "consumer",
     dependencies: [.package(url: "file://$scratch/openclaw", from: "$version")],
     targets: [
-        .executableTarget(name: "consumer", dependencies: [.product(name: "ClawGatewayClient", package: "openclaw")]),
+        .executableTarget(name: "consumer", dependencies: [
+            .product(name: "ClawGatewayClient", package: "openclaw"),
+            .product(name: "ClawGatewayTesting", package: "openclaw"),
+        ]),
     ]
 )
 SWIFT
 cat >"$scratch/consumer/Sources/consumer/main.swift" <<'SWIFT'
-import ClawJSON
-import ClawProtocol
-import ClawSession
+import ClawGatewayClient
+import ClawGatewayTesting
 
-// Builds a chat.send request's parameters and reads the gateway's vocabulary: enough to link the library.
-let params: JSONValue = [ChatField.sessionKey: .string(MainSession.key), ChatField.message: .string("hello")]
-print(GatewayMethod.chatSend, params.compactText)
+// One import for the client: connects to an in-process test gateway and asks it one thing.
+let gateway = try TestGateway.start(arguments: ["--port", "0", "--token", "t"])
+var configuration = GatewayConfiguration(url: gateway.url)
+configuration.token = Secret("t")
+let health = try await GatewayConnection.withConnection(configuration) { try await $0.request("health") }
+gateway.stop()
+print("health:", health.compactText.prefix(40))
 SWIFT
 cd "$scratch/consumer"
 if ! output=$("$swift" build 2>&1); then
