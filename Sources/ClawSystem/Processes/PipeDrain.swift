@@ -16,8 +16,7 @@ public final class PipeDrain: @unchecked Sendable {
     private var total = 0
     /// The pipe reached its end (or failed); only the thread closes it, so no poll sees a reused number.
     private var ended = false
-    private var thread = pthread_t()
-    private var joined = false
+    private var thread: JoinableThread?
 
     /// Takes ownership of `descriptor` (a non-blocking read end) and starts reading it.
     public init(descriptor: Int32, limit: Int) throws(SystemError) {
@@ -32,23 +31,12 @@ public final class PipeDrain: @unchecked Sendable {
         wakeRead = fds[0]
         wakeWrite = fds[1]
         self.limit = max(1, limit)
-        let context = Unmanaged.passRetained(self).toOpaque()
-        let result = pthread_create(&thread, nil, { context in
-            let drain = Unmanaged<PipeDrain>.fromOpaque(context!).takeRetainedValue()
-            drain.run()
-            return nil
-        }, context)
-        if result != 0 {
-            // deinit (which runs as the initializer throws) closes the descriptors.
-            Unmanaged<PipeDrain>.fromOpaque(context).release()
-            joined = true
-            throw SystemError(code: result)
-        }
+        // The thread holds the drain while it runs; deinit (as the initializer throws) closes the descriptors.
+        thread = try JoinableThread(name: "claw-pipe") { [self] in run() }
     }
 
     deinit {
         // The thread holds a reference while it runs, so by now it has ended (or was never started).
-        if !joined { pthread_detach(thread) }
         if descriptor >= 0 { _ = close(descriptor) }
         _ = close(wakeRead)
         _ = close(wakeWrite)
@@ -68,14 +56,15 @@ public final class PipeDrain: @unchecked Sendable {
 
     /// Takes what is waiting in the pipe, ends the thread and closes the pipe. Safe to repeat.
     public func stop() {
-        let join: Bool = lock.withLock {
-            guard !joined else { return false }
-            joined = true
-            var byte: UInt8 = 1
-            _ = write(wakeWrite, &byte, 1)
-            return true
+        let thread: JoinableThread? = lock.withLock {
+            defer { self.thread = nil }
+            if self.thread != nil {
+                var byte: UInt8 = 1
+                _ = write(wakeWrite, &byte, 1)
+            }
+            return self.thread
         }
-        if join { pthread_join(thread, nil) }
+        thread?.join()
     }
 
     private func run() {
