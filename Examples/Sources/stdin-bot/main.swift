@@ -1,6 +1,7 @@
 // stdin-bot: the skeleton of a bot. A long-lived `GatewayClient` stays connected (reconnecting with
 // backoff) while each line read from stdin is sent to one session and its reply is written to stdout
-// as it grows. End of input cancels `run()`, which closes the connection.
+// as it grows. End of input cancels `run()`, which closes the connection; when `run()` gives up (a
+// refused token, say), the bot exits 1 with its reason at the next line or at end of input.
 //
 //     OPENCLAW_GATEWAY_URL=ws://127.0.0.1:18789 OPENCLAW_GATEWAY_TOKEN=… stdin-bot
 import ClawGatewayClient
@@ -10,6 +11,24 @@ import Glibc
 func warn(_ message: String) {
     let line = "stdin-bot: \(message)\n"
     _ = line.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
+}
+
+/// Sends one line and writes the reply to stdout as it grows; a failure ends this message only (a
+/// link lost mid-reply, a refusal).
+func answer(_ line: String, on gateway: GatewayConnection) async {
+    do {
+        for try await update in try await gateway.send(line, to: "stdin-bot") {
+            switch update.change {
+            case .appended(let more): print(more, terminator: "")
+            case .rewritten: print("\n" + update.text, terminator: "")  // show the whole text again
+            case .unchanged: break
+            }
+            fflush(nil)  // stdout, as the reply grows
+        }
+        print()
+    } catch {
+        warn("\(error)")
+    }
 }
 
 let url = getenv("OPENCLAW_GATEWAY_URL").map { String(cString: $0) } ?? "ws://127.0.0.1:18789"
@@ -25,24 +44,12 @@ do {
         // thread of the cooperative pool (the client's I/O has a thread of its own anyway).
         while let line = readLine() {
             guard !line.isEmpty else { continue }
+            // Waiting for a connection fails with a timeout while the client reconnects (go on), or
+            // with the error run() ended with: the loop throws it, and the group with it.
             do {
-                try await client.withConnection { gateway in
-                    var shown = ""
-                    for try await update in try await gateway.send(line, to: "stdin-bot") {
-                        if let more = update.appended {
-                            print(more, terminator: "")
-                        } else if update.text != shown {  // rewritten: show the whole text again
-                            print(shown.isEmpty ? update.text : "\n" + update.text, terminator: "")
-                        }
-                        shown = update.text
-                        fflush(nil)  // stdout, as the reply grows
-                    }
-                    print()
-                }
-            } catch GatewayClientError.closed {
-                break  // run() has ended: the group throws its reason
-            } catch {
-                warn("\(error)")  // this message only (a link lost mid-reply, a refusal): go on
+                try await client.withConnection { gateway in await answer(line, on: gateway) }
+            } catch GatewayClientError.timedOut(let what) {
+                warn("timed out \(what)")
             }
         }
         group.cancelAll()  // end of input: run() closes the connection and returns

@@ -1,6 +1,7 @@
 // swift-watch: `openclaw watch` in Swift. Prints every event the gateway pushes as one JSON line,
 // {"event":NAME,"seq":N,"payload":…}, until interrupted, or after N events with `--count N`.
-// Reconnects by itself; a line {"gap":{"expected":E,"received":R}} says which events were missed.
+// Reconnects by itself; a line {"gap":{"expected":E,"received":R}} says which events of a connection
+// were missed (nothing tells of those sent while it reconnected: the gateway does not replay them).
 //
 //     OPENCLAW_GATEWAY_URL=ws://127.0.0.1:18789 OPENCLAW_GATEWAY_TOKEN=… swift-watch | jq .
 import ClawGatewayClient
