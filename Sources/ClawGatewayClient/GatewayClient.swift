@@ -101,7 +101,7 @@ public final class GatewayClient: Sendable {
     /// does not survive a reconnect: its sequence throws the error that ended the connection.
     /// The connection belongs to the client: `close()` on it does nothing.
     @discardableResult
-    public func withConnection<Result>(
+    public func withConnection<Result: Sendable>(
         isolation: isolated (any Actor)? = #isolation,
         _ body: (GatewayConnection) async throws -> Result
     ) async throws -> Result {
@@ -128,7 +128,7 @@ public final class GatewayClient: Sendable {
     /// Subscribes to a session feed for the duration of `body`, again after every reconnect. The stream
     /// carries every event (filter by `GatewayEvent.name`).
     @discardableResult
-    public func withSubscription<Result>(
+    public func withSubscription<Result: Sendable>(
         _ feed: SessionFeed,
         isolation: isolated (any Actor)? = #isolation,
         _ body: (GatewayEventStream) async throws -> Result

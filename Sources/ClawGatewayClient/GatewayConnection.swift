@@ -38,8 +38,10 @@ public final class GatewayConnection: Sendable {
     }
 
     /// Connects, runs `body`, and closes the connection (close frame 1000) however `body` ends.
+    /// (`Result` is `Sendable`: Swift 6.0, which Debian ships, cannot return another across the isolation
+    /// boundary.)
     @discardableResult
-    public static func withConnection<Result>(
+    public static func withConnection<Result: Sendable>(
         _ configuration: GatewayConfiguration,
         isolation: isolated (any Actor)? = #isolation,
         _ body: (GatewayConnection) async throws -> Result
@@ -115,7 +117,7 @@ public final class GatewayConnection: Sendable {
     /// session starting and ending) or `sessions.messages.subscribe` (a session's new messages), then
     /// the matching unsubscribe when `body` returns or throws.
     @discardableResult
-    public func withSubscription<Result>(
+    public func withSubscription<Result: Sendable>(
         _ feed: SessionFeed,
         isolation: isolated (any Actor)? = #isolation,
         _ body: (GatewayEventStream) async throws -> Result
