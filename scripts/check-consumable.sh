@@ -13,7 +13,7 @@ trap 'rm -rf "$scratch"' EXIT
 
 git clone -q "$repo" "$scratch/openclaw"
 git -C "$scratch/openclaw" -c user.name=check -c user.email=check@localhost tag -a "$version" -m "$version"
-mkdir -p "$scratch/consumer/Sources/consumer"
+mkdir -p "$scratch/consumer/Sources/consumer" "$scratch/consumer/Sources/client-only"
 cat >"$scratch/consumer/Package.swift" <<SWIFT
 // swift-tools-version:6.0
 import PackageDescription
@@ -26,6 +26,8 @@ let package = Package(
             .product(name: "ClawGatewayClient", package: "openclaw"),
             .product(name: "ClawGatewayTesting", package: "openclaw"),
         ]),
+        // The client alone: a program that links no Foundation (the simulator's product does).
+        .executableTarget(name: "client-only", dependencies: [.product(name: "ClawGatewayClient", package: "openclaw")]),
     ]
 )
 SWIFT
@@ -41,6 +43,16 @@ let health = try await GatewayConnection.withConnection(configuration) { try awa
 gateway.stop()
 print("health:", health.compactText.prefix(40))
 SWIFT
+cat >"$scratch/consumer/Sources/client-only/main.swift" <<'SWIFT'
+import ClawGatewayClient
+
+// Nothing to connect to: a configuration error, described, is enough to link the client.
+do {
+    try await GatewayConnection.withConnection(GatewayConfiguration(url: "http://not-a-gateway")) { _ in }
+} catch {
+    print("client-only:", error)
+}
+SWIFT
 cd "$scratch/consumer"
 if ! output=$("$swift" build 2>&1); then
     echo "check-consumable: a package depending on openclaw $version (from:) does not build:" >&2
@@ -48,4 +60,10 @@ if ! output=$("$swift" build 2>&1); then
     exit 1
 fi
 ./.build/debug/consumer
-echo "check-consumable: a package depending on openclaw from: \"$version\" builds and runs"
+./.build/debug/client-only
+# The library's promise: no Foundation. A dynamically linked debug build names every library it loads.
+if ldd ./.build/debug/client-only | grep -i foundation >&2; then
+    echo "check-consumable: a program using only ClawGatewayClient links Foundation" >&2
+    exit 1
+fi
+echo "check-consumable: a package depending on openclaw from: \"$version\" builds and runs; ClawGatewayClient alone links no Foundation"
