@@ -17,6 +17,8 @@ final class ConnectionDriver: @unchecked Sendable {
     /// work, a consumer making room, must not).
     private let cancelled: WakeSignal
     private let requestTimeout: Double
+    /// The environment ssh is started with: the configuration's own, when `official(environment:)` had one.
+    private let environment: Environment
     private let pingInterval: Double
     let eventBufferLimit: Int
 
@@ -38,8 +40,11 @@ final class ConnectionDriver: @unchecked Sendable {
     private var thread: JoinableThread?
     private var helloValue: GatewayHello?
 
-    private enum Outgoing {
-        case request(id: String, method: String, params: JSONValue?)
+    /// A request to write, queued by a caller for the I/O thread.
+    private struct Outgoing {
+        let id: String
+        let method: String
+        let params: JSONValue?
     }
 
     private struct PendingRequest {
@@ -56,6 +61,7 @@ final class ConnectionDriver: @unchecked Sendable {
             throw .connection(.cannotConnect("cannot make a wake-up pipe: \(error)"))
         }
         requestTimeout = configuration.requestTimeout.seconds
+        environment = configuration.environment ?? .current()
         pingInterval = configuration.pingInterval.seconds
         eventBufferLimit = configuration.eventBufferLimit
     }
@@ -99,11 +105,11 @@ final class ConnectionDriver: @unchecked Sendable {
             // The SSH route is a step before the connect: the session dials the tunnel's local end.
             if let route = options.sshRoute {
                 do {
-                    tunnel = try SSHTunnel.open(route: route, preferredLocalPort: options.url.port, environment: .current(),
+                    tunnel = try SSHTunnel.open(route: route, preferredLocalPort: options.url.port, environment: environment,
                                                 deadline: .after(seconds: options.connectTimeout),
                                                 startTimeout: options.connectTimeout, interruptDescriptor: cancelled.descriptor)
                 } catch {
-                    throw GatewayClientError.connection(.cannotConnect("SSH tunnel to \(route.target): \(error)"))
+                    throw GatewayClientError.tunnel(error, target: "\(route.target)")
                 }
                 dial = tunnel!.sessionOptions(options)
             }
@@ -151,12 +157,11 @@ final class ConnectionDriver: @unchecked Sendable {
             }
             // Work queued before a close still goes out first (an abort from a cancelled run).
             for item in work {
-                guard case .request(let id, let method, let params) = item else { continue }
                 do {
-                    try session.send(method: method, params: params, id: id, deadline: .after(seconds: 10))
+                    try session.send(method: item.method, params: item.params, id: item.id, deadline: .after(seconds: 10))
                 } catch {
                     // Too large for the gateway: only this request fails.
-                    if case .invalidRequest = error { fail(id, .connection(error)); continue }
+                    if case .invalidRequest = error { fail(item.id, .connection(error)); continue }
                     return .connection(error)
                 }
             }
@@ -286,7 +291,7 @@ final class ConnectionDriver: @unchecked Sendable {
                     if let ending { return ending ?? GatewayClientError.closed }
                     if closeRequested { return GatewayClientError.closed }
                     pending[id] = PendingRequest(method: method, continuation: continuation, deadline: deadline)
-                    outbox.append(.request(id: id, method: method, params: params))
+                    outbox.append(Outgoing(id: id, method: method, params: params))
                     return nil
                 }
                 if let refusal { continuation.resume(throwing: refusal) } else { wake.signal() }
@@ -301,7 +306,7 @@ final class ConnectionDriver: @unchecked Sendable {
         let queued: Bool = lock.withLock {
             guard ending == nil, !closeRequested else { return false }
             nextRequestNumber += 1
-            outbox.append(.request(id: "c\(nextRequestNumber)", method: method, params: params))
+            outbox.append(Outgoing(id: "c\(nextRequestNumber)", method: method, params: params))
             return true
         }
         if queued { wake.signal() }
@@ -370,6 +375,31 @@ final class ConnectionDriver: @unchecked Sendable {
     func joinThread() {
         let thread = lock.withLock { self.thread }
         thread?.join()
+    }
+}
+
+extension GatewayClientError {
+    /// An SSH tunnel that could not be opened. A refused host key or login, and a missing or unstartable
+    /// ssh, wait for someone to act (not retryable, as the CLI's exit 4 and its unretried failures);
+    /// the rest (ssh ended, the forward never listened, the time ran out) may pass.
+    static func tunnel(_ failure: SSHTunnelFailure, target: String) -> GatewayClientError {
+        let what: String
+        switch failure {
+        case .clientNotFound(let searched): what = "no ssh client in \(searched.joined(separator: ", "))"
+        case .cannotStart(let executable, let error): what = "cannot start \(executable): \(error)"
+        case .noLocalPort(let error): what = "no free local port on 127.0.0.1: \(error)"
+        case .exited: what = "ssh ended before its forward was listening"
+        case .notListening(let port, let limit, _): what = "the forward did not listen on 127.0.0.1:\(port) within \(formatSeconds(limit))"
+        case .listenerNotOwned(let port, _): what = "another process listens on 127.0.0.1:\(port)"
+        case .timedOut: what = "timed out"
+        case .interrupted: what = "interrupted"
+        }
+        let said = failure.errorLines.last.map { "; ssh: \($0)" } ?? ""
+        let text = "SSH tunnel to \(target): \(what)\(said)"
+        switch failure {
+        case .clientNotFound, .cannotStart: return .invalidConfiguration(text)
+        default: return failure.refusal != nil ? .connection(.authenticationFailed(.refused(message: text), nil)) : .connection(.cannotConnect(text))
+        }
     }
 }
 

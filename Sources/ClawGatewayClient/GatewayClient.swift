@@ -52,7 +52,7 @@ public final class GatewayClient: Sendable {
             } catch let error as GatewayClientError {
                 guard case .connection(let reason) = error, reason.isRetryable,
                       case .retry(let delay) = schedule.connectFailed(reason) else { throw error }
-                guard await state.pause(delay, attempt: attempt, reason: error) else { return }
+                guard await state.pause(delay, reason: error) else { return }
                 continue
             }
             let connectedAt = Deadline.now
@@ -73,7 +73,7 @@ public final class GatewayClient: Sendable {
                                                        tickIntervalMs: driver.hello.tickIntervalMs)
             guard reason.isRetryable, case .retry(let delay) = schedule.connectionLost(reason, healthy: healthy) else { throw failure }
             attempt = 0
-            guard await state.pause(delay, attempt: 1, reason: failure) else { return }
+            guard await state.pause(delay, reason: failure) else { return }
         }
     }
 
@@ -167,11 +167,8 @@ final class ClientState: @unchecked Sendable {
     private var stateStreams: [Int: AsyncStream<ConnectionState>.Continuation] = [:]
     private var nextNumber = 0
     private var waiters: [Int: CheckedContinuation<ConnectionDriver, any Error>] = [:]
-    private(set) var feeds: [SessionFeed] {
-        get { lock.withLock { feedList } }
-        set { lock.withLock { feedList = newValue } }
-    }
     private var feedList: [SessionFeed] = []
+    var feeds: [SessionFeed] { lock.withLock { feedList } }
 
     var current: ConnectionDriver? { lock.withLock { driver } }
     var buffersToLend: [EventBuffer] { lock.withLock { Array(buffers.values) } }
@@ -208,7 +205,7 @@ final class ClientState: @unchecked Sendable {
     }
 
     /// Waits `seconds` before the next attempt, as `.waitingToReconnect`; false when cancelled.
-    func pause(_ seconds: Double, attempt: Int, reason: GatewayClientError) async -> Bool {
+    func pause(_ seconds: Double, reason: GatewayClientError) async -> Bool {
         publish(.waitingToReconnect(delay: .milliseconds(Int64(seconds * 1000)), reason: reason.description))
         do { try await Task.sleep(for: .milliseconds(Int64(seconds * 1000))) } catch { return false }
         return true

@@ -110,15 +110,17 @@ public struct GatewayConfiguration: Sendable {
                 options.identitySource = DeviceIdentitySource { () throws(IdentityError) in
                     try DeviceIdentity.loadOrCreate(stateDirectory: directory, layout: layout)
                 }
+                // A URL given in code is one on the side, as the CLI's --url: the database files its token
+                // under the gateway's own scope; the older JSON file (the configured gateway's) is left alone.
                 options.deviceAuthStore = layout.deviceTokenStore(
                     stateDirectory: directory, url: parsed, pinnedSHA256: tls.pin, isConfiguredLocalGateway: false,
-                    isOverride: false)
+                    isOverride: true)
             }
         }
         if parsed.isSecure {
             var tlsOptions = TLSClientOptions(serverName: parsed.host)
             switch tls {
-            case .system: tlsOptions.trust = options.tls?.trust ?? .system(environment: env)
+            case .system: tlsOptions.trust = options.tls?.trust ?? SessionOptions.systemTrust(env)
             case .caBundle(let path): tlsOptions.caBundlePath = path
             case .pinned(let sha256): tlsOptions.pinnedSHA256 = sha256
             }

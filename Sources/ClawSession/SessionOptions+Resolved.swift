@@ -24,10 +24,7 @@ extension SessionOptions {
         if resolved.url.isSecure {
             tls = TLSClientOptions(serverName: resolved.url.host, caBundlePath: resolved.caBundlePath,
                                    pinnedSHA256: resolved.tlsFingerprint)
-            if resolved.tlsFingerprint == nil {
-                let extra = Self.nodeExtraCACertificates(environment, warn: warn)
-                tls?.trust = .system(environment: environment, extraBundles: extra.map { [$0] } ?? [])
-            }
+            if resolved.tlsFingerprint == nil { tls?.trust = Self.systemTrust(environment, warn: warn) }
         }
         if let milliseconds = Self.handshakeTimeoutMilliseconds(environment) {
             handshakeTimeout = Double(milliseconds) / 1000
@@ -62,6 +59,12 @@ extension SessionOptions {
               let value = Int(text), value > 0
         else { return nil }
         return value
+    }
+
+    /// The system's trusted certificates as the official CLI (Node) sees them: the store, `SSL_CERT_FILE`
+    /// and `SSL_CERT_DIR`, and `NODE_EXTRA_CA_CERTS` besides.
+    public static func systemTrust(_ environment: Environment, warn: (String) -> Void = { _ in }) -> CertificateTrust {
+        .system(environment: environment, extraBundles: nodeExtraCACertificates(environment, warn: warn).map { [$0] } ?? [])
     }
 
     /// `NODE_EXTRA_CA_CERTS`: a PEM bundle the official CLI (Node) trusts besides the system's store. As

@@ -36,8 +36,6 @@ public final class JoinableThread: @unchecked Sendable {
         if first { pthread_join(thread, nil) }
     }
 
-    /// Whether the caller is this thread.
-    public var isCurrent: Bool { pthread_equal(pthread_self(), thread) != 0 }
 
     private final class Body {
         let run: @Sendable () -> Void

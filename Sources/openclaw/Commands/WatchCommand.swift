@@ -146,10 +146,7 @@ struct Watcher {
     /// The delay before the next attempt; after `--max-retries` failed attempts in a row a `gave-up`
     /// line, then exit 3.
     private func delayOrGiveUp(_ decision: ReconnectSchedule.Decision, _ error: GatewayError) throws -> Double {
-        guard case .giveUp = decision else {
-            if case .retry(let seconds) = decision { return seconds }
-            return 0
-        }
+        if case .retry(let seconds) = decision { return seconds }
         let reason = FailureMessages.sentence(for: error)
         report("gave-up", nil, ["attempts": JSONValue(schedule.failures), "code": .string(Self.code(of: error)),
                                 "message": .string(reason)])
