@@ -14,6 +14,7 @@ public struct ChatRun: AsyncSequence, Sendable {
     public let acknowledgement: JSONValue
     let subscription: EventSubscription
     let driver: ConnectionDriver
+    var feed: RunFeed { subscription.sink as! RunFeed }
 
     init(runId: String, sessionKey: String, acknowledgement: JSONValue, subscription: EventSubscription,
          driver: ConnectionDriver) {
@@ -60,7 +61,6 @@ public struct ChatRun: AsyncSequence, Sendable {
 
     public struct Iterator: AsyncIteratorProtocol {
         let run: ChatRun
-        private var assembler = ReplyAssembler()
         private var ended = false
 
         init(run: ChatRun) {
@@ -69,37 +69,36 @@ public struct ChatRun: AsyncSequence, Sendable {
             if ended { run.subscription.cancel() }
         }
 
+        /// The next update; nil after the final one. Once the iterating task is cancelled it sends
+        /// `chat.abort` for the run and throws `CancellationError`, even with updates waiting.
         public mutating func next() async throws -> ChatUpdate? {
-            while !ended {
-                let event: GatewayEvent?
-                do {
-                    event = try await run.subscription.buffer.next()
-                } catch is CancellationError {
-                    ended = true
-                    run.driver.post(GatewayMethod.chatAbort,
-                                    params: [ChatField.sessionKey: .string(run.sessionKey), ChatField.runId: .string(run.runId)])
-                    run.subscription.cancel()
-                    throw CancellationError()
-                }
-                guard let event else {
-                    ended = true
-                    throw GatewayClientError.closed
-                }
-                let update = event.name == GatewayEventName.agent
-                    ? assembler.apply(agent: event.payload) : assembler.apply(chat: event.payload)
-                if let end = update.end {
-                    ended = true
-                    run.subscription.cancel()
-                    if end.state != .final {
-                        throw GatewayClientError.runFailed(runId: run.runId, state: end.state.rawValue,
-                                                           reason: end.errorMessage ?? end.stopReason ?? end.errorKind)
-                    }
-                    return ChatUpdate(update, isFinal: true)
-                }
-                if update.change == .none && update.gap == nil && update.progress == nil { continue }
-                return ChatUpdate(update, isFinal: false)
+            guard !ended else { return nil }
+            let step: RunFeed.Step
+            do {
+                step = try await run.feed.next()
+            } catch {
+                ended = true
+                run.driver.post(GatewayMethod.chatAbort,
+                                params: [ChatField.sessionKey: .string(run.sessionKey), ChatField.runId: .string(run.runId)])
+                run.subscription.cancel()
+                throw error
             }
-            return nil
+            switch step {
+            case .update(let update):
+                if update.isFinal {
+                    ended = true
+                    run.subscription.cancel()
+                }
+                return update
+            case .failed(let end):
+                ended = true
+                run.subscription.cancel()
+                throw GatewayClientError.runFailed(runId: run.runId, state: end.state.rawValue,
+                                                   reason: end.errorMessage ?? end.stopReason ?? end.errorKind)
+            case .closed(let error):
+                ended = true
+                throw error ?? GatewayClientError.closed
+            }
         }
     }
 }
@@ -126,6 +125,14 @@ public struct ChatUpdate: Sendable, Equatable {
     public let gap: SequenceGap?
     /// The last update: `text` is the final reply.
     public let isFinal: Bool
+
+    init(text: String, change: Change, progress: String?, gap: SequenceGap?, isFinal: Bool) {
+        self.text = text
+        self.change = change
+        self.progress = progress
+        self.gap = gap
+        self.isFinal = isFinal
+    }
 
     init(_ update: ReplyAssembler.Update, isFinal: Bool) {
         text = update.text

@@ -25,9 +25,9 @@ final class ConnectionDriver: @unchecked Sendable {
     // Shared state (under `lock`).
     private var outbox: [Outgoing] = []
     private var pending: [String: PendingRequest] = [:]
-    private var subscribers: [ObjectIdentifier: EventBuffer] = [:]
+    private var subscribers: [ObjectIdentifier: any EventSink] = [:]
     /// A long-lived client's buffers: fed while this connection lasts, left open when it ends.
-    private var borrowed: [ObjectIdentifier: EventBuffer] = [:]
+    private var borrowed: [ObjectIdentifier: any EventSink] = [:]
     /// A frame arrived after hello-ok (the reconnect rule's "healthy").
     private var heardSinceHello = false
     /// What a `shutdown` event announced: how long until the gateway is back.
@@ -224,7 +224,7 @@ final class ConnectionDriver: @unchecked Sendable {
             if let seq, numbersPerConnection, let expected = outer.record(seq) {
                 gap = SequenceGap(expected: expected, received: seq)
             }
-            let event = GatewayEvent(name: name, payload: frame.payload ?? .null, seq: seq, gap: gap)
+            let event = GatewayEvent(name: name, rawPayload: frame.payload ?? .null, seq: seq, gap: gap)
             let restart = name == GatewayEventName.shutdown
                 ? frame.payload?["restartExpectedMs"]?.doubleValue.map { max(0, $0) / 1000 } : nil
             let buffers = lock.withLock {
@@ -314,7 +314,11 @@ final class ConnectionDriver: @unchecked Sendable {
 
     /// A new subscription to the connection's events that `accepts` lets through.
     func subscribe(limit: Int? = nil, accepts: @escaping @Sendable (GatewayEvent) -> Bool) -> EventSubscription {
-        let buffer = EventBuffer(limit: limit ?? eventBufferLimit, accepts: accepts)
+        subscribe(EventBuffer(limit: limit ?? eventBufferLimit, accepts: accepts))
+    }
+
+    /// Feeds `buffer` (an event buffer or a run's feed) the events it accepts while it is subscribed.
+    func subscribe(_ buffer: some EventSink) -> EventSubscription {
         buffer.feed(from: { [wake] in wake.signal() })
         let failure: GatewayClientError?? = lock.withLock {
             if ending == nil { subscribers[ObjectIdentifier(buffer)] = buffer }
@@ -324,7 +328,7 @@ final class ConnectionDriver: @unchecked Sendable {
         return EventSubscription(buffer: buffer, driver: self)
     }
 
-    func unsubscribe(_ buffer: EventBuffer) {
+    func unsubscribe(_ buffer: any EventSink) {
         let removed = lock.withLock { subscribers.removeValue(forKey: ObjectIdentifier(buffer)) != nil }
         if removed {
             buffer.finish(nil)
@@ -405,15 +409,17 @@ extension GatewayClientError {
 
 /// Keeps a subscription registered while any copy of its stream exists.
 final class EventSubscription: Sendable {
-    let buffer: EventBuffer
+    let sink: any EventSink
+    /// The subscription's events, for an event stream.
+    var buffer: EventBuffer { sink as! EventBuffer }
     private let release: @Sendable () -> Void
 
-    init(buffer: EventBuffer, release: @escaping @Sendable () -> Void) {
-        self.buffer = buffer
+    init(buffer: any EventSink, release: @escaping @Sendable () -> Void) {
+        sink = buffer
         self.release = release
     }
 
-    convenience init(buffer: EventBuffer, driver: ConnectionDriver) {
+    convenience init(buffer: any EventSink, driver: ConnectionDriver) {
         self.init(buffer: buffer) { [weak driver] in driver?.unsubscribe(buffer) }
     }
 

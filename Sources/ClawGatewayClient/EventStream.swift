@@ -21,23 +21,38 @@ public struct GatewayEventStream: AsyncSequence, Sendable {
     }
 }
 
+/// What a connection's I/O thread feeds its events to: an event stream's buffer or a chat run's feed.
+protocol EventSink: AnyObject, Sendable {
+    func accepts(_ event: GatewayEvent) -> Bool
+    /// The I/O thread only; called only for events `accepts` lets through.
+    func offer(_ event: GatewayEvent)
+    /// No more events; `error` is why the connection ended (nil: closed by this side).
+    func finish(_ error: (any Error)?)
+    /// While true the connection reads no further (back-pressure).
+    var isFull: Bool { get }
+    /// `wake` is called when a full sink gets room.
+    func feed(from wake: @escaping @Sendable () -> Void)
+}
+
 /// The queue behind a `GatewayEventStream`: filled by the connection's I/O thread, emptied by one task.
-final class EventBuffer: @unchecked Sendable {
+final class EventBuffer: EventSink, @unchecked Sendable {
     private let lock = TransportLock()
     private var items: [GatewayEvent] = []
     private var head = 0
     private var waiter: CheckedContinuation<GatewayEvent?, any Error>?
     private var ending: (any Error)?? = nil  // nil: open; .some(nil): ended; .some(error): failed
     let limit: Int
-    let accepts: @Sendable (GatewayEvent) -> Bool
+    private let filter: @Sendable (GatewayEvent) -> Bool
     /// Told when a full buffer gets room (the I/O thread of the connection feeding it waits for it);
     /// a long-lived client's buffer is fed by one connection after another.
     private var madeRoom: @Sendable () -> Void = {}
 
     init(limit: Int, accepts: @escaping @Sendable (GatewayEvent) -> Bool) {
         self.limit = max(1, limit)
-        self.accepts = accepts
+        filter = accepts
     }
+
+    func accepts(_ event: GatewayEvent) -> Bool { filter(event) }
 
     func feed(from wake: @escaping @Sendable () -> Void) { lock.withLock { madeRoom = wake } }
 
@@ -70,7 +85,10 @@ final class EventBuffer: @unchecked Sendable {
 
     var hasEnded: Bool { lock.withLock { ending != nil } }
 
+    /// The next event, nil at the end, the connection's error, or `CancellationError` once the calling
+    /// task is cancelled, whether or not events are queued.
     func next() async throws -> GatewayEvent? {
+        try Task.checkCancellation()
         if let ready = try take() { return ready.event }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<GatewayEvent?, any Error>) in

@@ -70,12 +70,10 @@ public final class GatewayConnection: Sendable {
     public func send(_ message: String, to session: String = "main", idempotencyKey: String? = nil,
                      extraParams: [String: JSONValue] = [:]) async throws -> ChatRun {
         let runId = idempotencyKey ?? SecureRandom.uuid()
-        // Subscribed before sending: events of the run may overtake the answer to chat.send. A run is
-        // bounded by the gateway, so its buffer holds nothing back: a run left unread must not stall
-        // the connection's other requests.
-        let subscription = driver.subscribe(limit: .max) { event in
-            (event.name == GatewayEventName.chat || event.name == GatewayEventName.agent) && event.runId == runId
-        }
+        // Subscribed before sending: events of the run may overtake the answer to chat.send. A run's
+        // feed merges what its reader has not taken, so it never holds the connection back: a run left
+        // unread must not stall the connection's other requests.
+        let subscription = driver.subscribe(RunFeed(runId: runId))
         var params: JSONObject = [ChatField.sessionKey: .string(session), ChatField.message: .string(message),
                                   "idempotencyKey": .string(runId)]
         for (key, value) in extraParams.sorted(by: { $0.key < $1.key }) { params[key] = value }

@@ -1,3 +1,4 @@
+import ClawJSON
 import ClawProtocol
 
 /// One event the gateway pushed (`{"type":"event",…}`): `chat` deltas, `agent` progress, `tick`,
@@ -6,7 +7,8 @@ public struct GatewayEvent: Sendable {
     /// The event's name, as sent.
     public let name: String
     /// Its payload (`null` when it had none).
-    public let payload: JSONValue
+    public var payload: JSONValue { rawPayload }
+    let rawPayload: ClawJSON.JSONValue
     /// The outer sequence number of a broadcast event; nil for targeted events.
     public let seq: Int64?
     /// Set when this event's `seq` skipped ahead: the events `expected..<seq` never reached this
@@ -14,15 +16,20 @@ public struct GatewayEvent: Sendable {
     public let gap: SequenceGap?
 
     /// The run a `chat` or `agent` event belongs to.
-    public var runId: String? { payload[ChatField.runId]?.stringValue }
+    public var runId: String? { rawPayload[ChatField.runId]?.stringValue }
     /// The session a run or session event names.
-    public var sessionKey: String? { payload[ChatField.sessionKey]?.stringValue }
+    public var sessionKey: String? { rawPayload[ChatField.sessionKey]?.stringValue }
 }
 
 /// Sequence numbers that never arrived: `expected` up to, not including, `received`.
 public struct SequenceGap: Sendable, Equatable {
     public let expected: Int64
     public let received: Int64
+
+    init(expected: Int64, received: Int64) {
+        self.expected = expected
+        self.received = received
+    }
 }
 
 /// What the gateway said about itself when it let us in (`hello-ok`).

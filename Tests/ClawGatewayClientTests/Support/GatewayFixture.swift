@@ -41,7 +41,7 @@ final class GatewayFixture: @unchecked Sendable {
         logBytes().split(separator: UInt8(ascii: "\n")).compactMap { try? JSONValue.parse(Array($0)) }
     }
 
-    private func logBytes() -> [UInt8] {
+    func logBytes() -> [UInt8] {
         guard let file = fopen(logPath, "r") else { return [] }
         defer { fclose(file) }
         var bytes: [UInt8] = []
