@@ -105,13 +105,16 @@ public enum Poll {
 
     /// Waits, without a time limit, until `output` may take bytes or `input` has bytes (or an error or
     /// hang-up on either): a writer blocked by a slow reader that must keep reading a socket meanwhile.
-    /// A negative `input` is not watched. EINTR returns with neither; another error returns nil.
-    public static func writableOrReadable(output: Int32, input: Int32) -> (writable: Bool, readable: Bool)? {
+    /// `alert` (a signal pipe) is watched too, so that an interrupt is acted on while the output is
+    /// stuck. A negative descriptor is not watched. EINTR returns with none; another error returns nil.
+    public static func writableOrReadable(output: Int32, input: Int32, alert: Int32 = -1)
+        -> (writable: Bool, readable: Bool, alerted: Bool)? {
         var entries = (pollfd(fd: output, events: Int16(POLLOUT), revents: 0),
-                       pollfd(fd: input, events: Int16(POLLIN), revents: 0))
-        let result = withUnsafeMutableBytes(of: &entries) { Glibc.poll($0.baseAddress!.assumingMemoryBound(to: pollfd.self), 2, -1) }
-        if result < 0 { return errno == EINTR ? (false, false) : nil }
-        return (entries.0.revents != 0, entries.1.revents != 0)
+                       pollfd(fd: input, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: alert, events: Int16(POLLIN), revents: 0))
+        let result = withUnsafeMutableBytes(of: &entries) { Glibc.poll($0.baseAddress!.assumingMemoryBound(to: pollfd.self), 3, -1) }
+        if result < 0 { return errno == EINTR ? (false, false, false) : nil }
+        return (entries.0.revents != 0, entries.1.revents != 0, entries.2.revents != 0)
     }
 
     /// Waits, without a time limit, until `descriptor` may take bytes (or failed: the next write says how).

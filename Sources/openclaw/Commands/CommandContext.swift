@@ -105,7 +105,7 @@ struct CommandContext {
                 try waits.wait(after: error)
             }
         }
-        console.out.whileBlocked = KeepAliveWhileBlocked(session: session)
+        console.out.whileBlocked = KeepAliveWhileBlocked(session: session, signals: signals)
         let skipped = self.skipped
         session.onSkippedFrame = { kind in skipped.record(kind) }
         for warning in session.warnings { console.note(warning) }

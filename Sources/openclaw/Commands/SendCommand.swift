@@ -41,6 +41,23 @@ struct RunStream {
     /// Events of the run held back until the ack: a gateway that never acks cannot grow them without bound.
     static let maxEarlyBytes = 16 * 1024 * 1024
     private let agentEvents: Bool
+    /// The run's one chat.abort: sent by the interrupt, or earlier by the blocked-stdout wait.
+    private let abort = SentAbort()
+    private var abortParams: JSONValue {
+        [ChatField.sessionKey: .string(context.sessionKey), ChatField.runId: .string(runID)]
+    }
+
+    final class SentAbort {
+        private(set) var id: String?
+        private var tried = false
+
+        /// Sends with `send` the first time only; the request's id, if it went out.
+        @discardableResult
+        func once(_ send: () -> String?) -> String? {
+            if !tried { tried = true; id = send() }
+            return id
+        }
+    }
 
     init(context: CommandContext, session: GatewaySession, runID: String) {
         self.context = context
@@ -52,6 +69,13 @@ struct RunStream {
 
     mutating func start(params: JSONValue) throws {
         let loop = context.loop(session)
+        // An interrupt while stdout is stuck behind a slow reader aborts the run at once; the rest of
+        // the interrupt (what comes back, the exit status) follows once the output moves.
+        let waiter = context.console.out.whileBlocked as? KeepAliveWhileBlocked
+        waiter?.onInterrupt = { [session, abort, abortParams] in
+            abort.once { try? session.send(method: GatewayMethod.chatAbort, params: abortParams, deadline: .after(seconds: 5)) }
+        }
+        defer { waiter?.onInterrupt = nil }
         var attempt = 0
         var ack = try sendAndAwaitAck(params, loop: loop)
         // Rate limited: the same idempotency key again after the delay the gateway names.
@@ -193,8 +217,7 @@ struct RunStream {
     private mutating func interrupt(_ signal: Int32, loop: FrameLoop) throws -> Never {
         let status = ExitStatus(signal: signal)
         let deadline = min(context.deadline, .after(seconds: 5))
-        let params: JSONValue = [ChatField.sessionKey: .string(context.sessionKey), ChatField.runId: .string(runID)]
-        if let id = try? session.send(method: GatewayMethod.chatAbort, params: params, deadline: deadline) {
+        if let id = abort.once({ try? session.send(method: GatewayMethod.chatAbort, params: abortParams, deadline: deadline) }) {
             var sawResponse = false, sawEnd = false
             loop.reportsSignals = false  // the signal is being acted on
             while !(sawResponse && sawEnd) {

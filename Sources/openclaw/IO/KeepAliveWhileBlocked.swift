@@ -17,16 +17,29 @@ final class KeepAliveWhileBlocked: OutputWaiter {
     /// of it on the per-event path then takes the runtime's slow path (about 125 instructions per event
     /// in `watch`). The session is closed, not freed, when it ends, and `isOpen` says so.
     private let session: GatewaySession
+    private let signals: SignalWatcher
+    /// What a signal must do at once, even while stdout is stuck (send's abort): run once, then cleared.
+    /// The command acts on the signal as usual once the output moves.
+    var onInterrupt: (() -> Void)?
 
-    init(session: GatewaySession) { self.session = session }
+    init(session: GatewaySession, signals: SignalWatcher) {
+        self.session = session
+        self.signals = signals
+    }
 
     func waitUntilWritable(_ descriptor: Int32) {
         var reading = true
         while true {
+            if signals.received != 0, let act = onInterrupt {
+                onInterrupt = nil
+                act()
+            }
             var socket: Int32 = -1
             if reading, session.isOpen { socket = session.fileDescriptor }
-            guard let ready = Poll.writableOrReadable(output: descriptor, input: socket) else { return }
+            let alert = onInterrupt != nil ? signals.descriptor : -1
+            guard let ready = Poll.writableOrReadable(output: descriptor, input: socket, alert: alert) else { return }
             if ready.writable { return }
+            if ready.alerted { _ = signals.drain() }
             if ready.readable { reading = session.readAhead() }
         }
     }

@@ -62,3 +62,32 @@ import ClawJSON
         #expect(dropped(gateway.simulator).count == 1, "only the silent client was dropped")
     }
 }
+
+/// An interrupt is acted on at once, whatever stdout is doing.
+@Suite struct CLIInterruptWhileBlockedTests {
+    @Test func anInterruptAbortsTheRunWhileStdoutIsStuck() throws {
+        // Each delta line carries the whole text so far: the pipe fills within a few hundred deltas (the
+        // last few KiB of it stay free when the next write is larger than what is left).
+        let gateway = try GatewayFixture(["--reply", "lorem:20000", "--delta-ms", "1"])
+        let send = try CLIProcess(["send", "tell me everything"], environment: gateway.cli.variables, stdoutIsUnreadPipe: true)
+        try #require(eventually { send.unreadPipeBytes > 0 && send.unreadPipeBytes >= send.unreadPipeCapacity - 16 * 1024 },
+                     "\(send.unreadPipeBytes) of \(send.unreadPipeCapacity)")
+        // Hundreds of kilobytes more sent than the pipe has room for: openclaw is now waiting on stdout.
+        let sentWhenFull = sentFrames(gateway.simulator)
+        try #require(eventually { sentFrames(gateway.simulator) >= sentWhenFull + 300 })
+        send.send(signal: SIGINT)
+        // The abort reaches the gateway while nothing has read the pipe.
+        #expect(eventually { gateway.receivedMethods().contains("chat.abort") }, "\(gateway.receivedMethods())")
+        #expect(send.process.isRunning, "it still owes the reader its output")
+        _ = send.readUnreadPipe()
+        let result = send.finish()
+        #expect(result.status == 130, "\(result.stderr)")
+        #expect(result.stderr.contains("interrupted: sent chat.abort for run"), "\(result.stderr)")
+        #expect(gateway.receivedMethods().filter { $0 == "chat.abort" }.count == 1, "one abort, not a second after the output moved")
+    }
+}
+
+/// Frames the simulator has sent so far.
+private func sentFrames(_ simulator: SimulatorProcess) -> Int {
+    simulator.logEntries().filter { $0["dir"]?.stringValue == "out" }.count
+}
