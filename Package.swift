@@ -31,12 +31,10 @@ let package = Package(
     products: [
         .executable(name: "openclaw", targets: ["openclaw"]),
         .executable(name: "openclaw-gateway-sim", targets: ["openclaw-gateway-sim"]),
-        // The client library: `import ClawGatewayClient` (async, Sendable). Its layers stay importable
-        // for code that wants the synchronous engine underneath (ARCHITECTURE.md).
-        .library(name: "ClawGatewayClient", targets: [
-            "ClawGatewayClient",
-            "ClawSystem", "ClawJSON", "ClawCrypto", "ClawTransport", "ClawProtocol", "ClawState", "ClawSession",
-        ]),
+        // The client library: `import ClawGatewayClient` (async, Sendable), one module. The layers under it
+        // declare `package`, not `public`: the compiler keeps them this package's business, so an internal
+        // change is never an API break (ARCHITECTURE.md).
+        .library(name: "ClawGatewayClient", targets: ["ClawGatewayClient"]),
         // An in-process gateway for users' tests: the simulator as a library.
         .library(name: "ClawGatewayTesting", targets: ["ClawGatewayTesting"]),
     ],

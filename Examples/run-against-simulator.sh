@@ -45,7 +45,7 @@ fi
 
 simulator=${SIMULATOR:-$root/.build/debug/openclaw-gateway-sim}
 bin=${EXAMPLES_BIN:-$examples/.build/debug}
-for program in "$simulator" "$bin/cron-summary" "$bin/stdin-bot" "$bin/swift-watch" "$bin/readme-quickstart"; do
+for program in "$simulator" "$bin/cron-summary" "$bin/stdin-bot" "$bin/swift-watch" "$bin/readme-quickstart" "$bin/ask"; do
     [ -x "$program" ] || { echo "run-against-simulator: $program is not built (make examples builds it)" >&2; exit 1; }
 done
 
@@ -116,6 +116,24 @@ out=$(timeout $limit "$bin/readme-quickstart" 2>"$work/err")
 status=$?
 if [ $status -eq 0 ] && [ "$out" = "What is on my calendar today?" ]; then ok "README.md's quick start streams the reply"
 else not_ok "README.md's quick start streams the reply" "exit $status, stdout: $out" "stderr: $(cat "$work/err")"; fi
+
+# ask, interrupted mid-reply: the abort reaches the gateway, exit 130, the reply so far on stdout.
+start slow --token example-token --reply lorem:3000 --delta-ms 20 --log "$work/slow.log"
+OPENCLAW_GATEWAY_URL=$url "$bin/ask" "tell me a long story" >"$work/ask.out" 2>"$work/ask.err" &
+ask=$!
+for _ in $(seq 600); do [ -s "$work/ask.out" ] && break; sleep 0.05; done
+kill -INT $ask
+status=0
+wait $ask || status=$?
+if [ $status -eq 130 ] && [ -s "$work/ask.out" ] && grep -q '"method":"chat.abort"' "$work/slow.log" \
+    && grep -q '^ask: interrupted: the run was aborted$' "$work/ask.err"; then
+    ok "ask: Ctrl-C mid-reply aborts the run on the gateway and exits 130"
+else not_ok "ask: Ctrl-C mid-reply aborts the run on the gateway and exits 130" "exit $status" "stderr: $(cat "$work/ask.err")"; fi
+
+out=$(timeout $limit "$bin/ask" 2>"$work/err")
+status=$?
+if [ $status -eq 2 ] && grep -q '^ask: usage:' "$work/err"; then ok "ask without a question exits 2"
+else not_ok "ask without a question exits 2" "exit $status, stderr: $(cat "$work/err")"; fi
 
 start ticks --token example-token --tick-ms 100
 out=$(OPENCLAW_GATEWAY_URL=$url timeout $limit "$bin/swift-watch" --count 2 2>"$work/err")

@@ -7,7 +7,7 @@
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 swift=${SWIFT:-swift}
-version=$(sed -n 's/^ *static let version = "\(.*\)"/\1/p' "$repo/Sources/openclaw/CLI/HelpText.swift")
+version=$(sed -n 's/^ *package static let current = "\(.*\)"/\1/p' "$repo/Sources/ClawProtocol/ClawVersion.swift")
 scratch=$(mktemp -d /tmp/openclaw-consumer.XXXXXX)
 trap 'rm -rf "$scratch"' EXIT
 

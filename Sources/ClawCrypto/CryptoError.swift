@@ -1,25 +1,25 @@
 import CClawOpenSSL
 
 /// A failure inside OpenSSL, carrying the operation and OpenSSL's own reason.
-public struct CryptoError: Error, CustomStringConvertible, Sendable {
-    public let operation: String
-    public let reason: String
+package struct CryptoError: Error, CustomStringConvertible, Sendable {
+    package let operation: String
+    package let reason: String
 
     init(_ operation: String) {
         self.operation = operation
         self.reason = CryptoError.drainOpenSSLErrors()
     }
 
-    public var description: String {
+    package var description: String {
         reason.isEmpty ? "\(operation) failed" : "\(operation) failed: \(reason)"
     }
 
     /// Empties OpenSSL's thread-local error queue and returns its most recent entry as text.
-    public static func drainOpenSSLErrors() -> String { drainOpenSSLErrorQueue().text }
+    package static func drainOpenSSLErrors() -> String { drainOpenSSLErrorQueue().text }
 
     /// Empties OpenSSL's thread-local error queue: every packed code, oldest first (for callers that
     /// tell reasons apart by number), and the most recent entry as text.
-    public static func drainOpenSSLErrorQueue() -> (codes: [UInt], text: String) {
+    package static func drainOpenSSLErrorQueue() -> (codes: [UInt], text: String) {
         var codes: [UInt] = []
         while true {
             let code = ERR_get_error()

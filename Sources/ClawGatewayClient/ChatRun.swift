@@ -1,3 +1,4 @@
+import ClawJSON
 import ClawProtocol
 
 /// One run of the agent, started by `GatewayConnection.send`: an async sequence of the reply as it
@@ -9,18 +10,19 @@ public struct ChatRun: AsyncSequence, Sendable {
 
     /// The run id (the idempotency key).
     public let runId: String
-    public let sessionKey: String
+    public let sessionKey: SessionKey
     /// The gateway's answer to `chat.send` (`{"runId":…,"status":"started"}`).
-    public let acknowledgement: JSONValue
+    public var acknowledgement: JSONValue { JSONValue(ack) }
+    let ack: RawJSON
     let subscription: EventSubscription
     let driver: ConnectionDriver
     var feed: RunFeed { subscription.sink as! RunFeed }
 
-    init(runId: String, sessionKey: String, acknowledgement: JSONValue, subscription: EventSubscription,
+    init(runId: String, sessionKey: SessionKey, acknowledgement: RawJSON, subscription: EventSubscription,
          driver: ConnectionDriver) {
         self.runId = runId
         self.sessionKey = sessionKey
-        self.acknowledgement = acknowledgement
+        ack = acknowledgement
         self.subscription = subscription
         self.driver = driver
     }
@@ -28,7 +30,7 @@ public struct ChatRun: AsyncSequence, Sendable {
     /// Whether the gateway started no run for this message: a stop command (`/stop`), or the same
     /// idempotency key already ran to its end (`status: "ok"`). Such a run's sequence is empty.
     public var startedNoRun: Bool {
-        let status = acknowledgement["status"]?.stringValue
+        let status = ack["status"]?.stringValue
         return status == nil || status == ChatSendStatus.ok.rawValue
     }
 
@@ -37,7 +39,7 @@ public struct ChatRun: AsyncSequence, Sendable {
     /// Waits for the end of the run and returns the final reply's text. For a key that already ran
     /// to its end (`status: "ok"`), the reply is looked up in the session's transcript.
     public func reply() async throws -> String {
-        if acknowledgement["status"]?.stringValue == ChatSendStatus.ok.rawValue { return try await replyFromHistory() }
+        if ack["status"]?.stringValue == ChatSendStatus.ok.rawValue { return try await replyFromHistory() }
         var text = ""
         for try await update in self { text = update.text }
         return text
@@ -45,18 +47,14 @@ public struct ChatRun: AsyncSequence, Sendable {
 
     /// The transcript's assistant message of this run, as the CLI finds it.
     private func replyFromHistory() async throws -> String {
-        let payload = try await driver.request(GatewayMethod.chatHistory,
-                                               params: [ChatField.sessionKey: .string(sessionKey), "limit": 50], timeout: nil)
-        let ours = payload["messages"]?.arrayValue?.last { message in
-            message["role"]?.stringValue == "assistant"
-                && [message["idempotencyKey"], message[ChatField.runId], message["__openclaw"]?[ChatField.runId]]
-                    .contains { $0?.stringValue == runId }
-        }
-        guard let ours else {
-            throw GatewayClientError.runFailed(runId: runId, state: "ok",
+        let params: RawJSON = [ChatField.sessionKey: .string(sessionKey.rawValue), "limit": 50]
+        let payload = try await driver.request(GatewayMethod.chatHistory, params: params, timeout: nil)
+        let messages = (payload["messages"]?.arrayValue ?? []).map { ChatMessage(JSONValue($0)) }
+        guard let ours = messages.last(where: { $0.isFromAssistant && $0.mentions(run: runId) }) else {
+            throw GatewayClientError.runFailed(runId, state: "ok",
                                                reason: "it already ran and its reply is no longer in the transcript's last 50 messages")
         }
-        return MessageText.text(of: ours)
+        return ours.text
     }
 
     public struct Iterator: AsyncIteratorProtocol {
@@ -79,7 +77,7 @@ public struct ChatRun: AsyncSequence, Sendable {
             } catch {
                 ended = true
                 run.driver.post(GatewayMethod.chatAbort,
-                                params: [ChatField.sessionKey: .string(run.sessionKey), ChatField.runId: .string(run.runId)])
+                                params: [ChatField.sessionKey: .string(run.sessionKey.rawValue), ChatField.runId: .string(run.runId)])
                 run.subscription.cancel()
                 throw error
             }
@@ -93,11 +91,11 @@ public struct ChatRun: AsyncSequence, Sendable {
             case .failed(let end):
                 ended = true
                 run.subscription.cancel()
-                throw GatewayClientError.runFailed(runId: run.runId, state: end.state.rawValue,
+                throw GatewayClientError.runFailed(run.runId, state: end.state.rawValue,
                                                    reason: end.errorMessage ?? end.stopReason ?? end.errorKind)
             case .closed(let error):
                 ended = true
-                throw error ?? GatewayClientError.closed
+                throw error ?? GatewayClientError.closedByThisSide
             }
         }
     }

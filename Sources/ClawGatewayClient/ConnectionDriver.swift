@@ -44,12 +44,12 @@ final class ConnectionDriver: @unchecked Sendable {
     private struct Outgoing {
         let id: String
         let method: String
-        let params: JSONValue?
+        let params: RawJSON?
     }
 
     private struct PendingRequest {
         let method: String
-        let continuation: CheckedContinuation<JSONValue, any Error>
+        let continuation: CheckedContinuation<RawJSON, any Error>
         let deadline: Deadline
     }
 
@@ -58,7 +58,7 @@ final class ConnectionDriver: @unchecked Sendable {
             wake = try WakeSignal()
             cancelled = try WakeSignal()
         } catch {
-            throw .connection(.cannotConnect("cannot make a wake-up pipe: \(error)"))
+            throw GatewayClientError(.connectionFailed, "cannot make a wake-up pipe: \(error)")
         }
         requestTimeout = configuration.requestTimeout.seconds
         environment = configuration.environment ?? .current()
@@ -82,7 +82,7 @@ final class ConnectionDriver: @unchecked Sendable {
                         let thread = try JoinableThread(name: "claw-io") { driver.run(options, connected: connected) }
                         driver.lock.withLock { driver.thread = thread }
                     } catch {
-                        connected.resume(throwing: GatewayClientError.connection(.cannotConnect("cannot start a thread: \(error)")))
+                        connected.resume(throwing: GatewayClientError(.connectionFailed, "cannot start a thread: \(error)"))
                     }
                 }
             } onCancel: {
@@ -109,7 +109,7 @@ final class ConnectionDriver: @unchecked Sendable {
                                                 deadline: .after(seconds: options.connectTimeout),
                                                 startTimeout: options.connectTimeout, interruptDescriptor: cancelled.descriptor)
                 } catch {
-                    throw GatewayClientError.tunnel(error, target: "\(route.target)")
+                    throw GatewayClientError(tunnel: error, target: "\(route.target)")
                 }
                 dial = tunnel!.sessionOptions(options)
             }
@@ -118,12 +118,12 @@ final class ConnectionDriver: @unchecked Sendable {
                     try GatewaySession.open(dial, deadline: .after(seconds: dial.connectTimeout))
                 }
             } catch {
-                throw GatewayClientError.connection(error)
+                throw GatewayClientError(error)
             }
         } catch {
             tunnel?.stop()
             let cancelled = lock.withLock { closeRequested }
-            end(with: .closed)
+            end(with: .closedByThisSide)
             if cancelled { connected.resume(throwing: CancellationError()) } else { connected.resume(throwing: error) }
             return
         }
@@ -161,8 +161,8 @@ final class ConnectionDriver: @unchecked Sendable {
                     try session.send(method: item.method, params: item.params, id: item.id, deadline: .after(seconds: 10))
                 } catch {
                     // Too large for the gateway: only this request fails.
-                    if case .invalidRequest = error { fail(item.id, .connection(error)); continue }
-                    return .connection(error)
+                    if case .invalidRequest = error { fail(item.id, GatewayClientError(error)); continue }
+                    return GatewayClientError(error)
                 }
             }
             if closing { return nil }
@@ -176,7 +176,7 @@ final class ConnectionDriver: @unchecked Sendable {
                         if consumerIsBehind() { break }
                     }
                 } catch {
-                    return .connection(error)
+                    return GatewayClientError(error)
                 }
                 if taken > 0 {
                     keepAlive.heardFromGateway()
@@ -191,10 +191,10 @@ final class ConnectionDriver: @unchecked Sendable {
             switch keepAlive.due() {
             case .nothing: break
             case .ping:
-                do { try session.ping(deadline: .after(seconds: 5)) } catch { return .connection(error) }
+                do { try session.ping(deadline: .after(seconds: 5)) } catch { return GatewayClientError(error) }
             case .silence:
                 session.close(code: 4000, reason: "tick timeout")
-                return .connection(keepAlive.silenceError)
+                return GatewayClientError(keepAlive.silenceError)
             }
             let nextExpiry = expireRequests()
             if !blocked && session.hasBufferedInput { continue }
@@ -204,7 +204,7 @@ final class ConnectionDriver: @unchecked Sendable {
                                               cancelled.descriptor, until: min(keepAlive.nextCheck, nextExpiry))
                 if ready.second { wake.drain() }
             } catch {
-                return .connection(.connectionLost("poll failed: \(error)", closeCode: nil))
+                return GatewayClientError(.connectionLost("poll failed: \(error)", closeCode: nil))
             }
         }
     }
@@ -215,7 +215,7 @@ final class ConnectionDriver: @unchecked Sendable {
             if frame.isAcceptedAck { return }  // a two-stage method: its final answer follows
             guard let request = lock.withLock({ pending.removeValue(forKey: id) }) else { return }
             if !ok, let error = frame.error {
-                request.continuation.resume(throwing: GatewayClientError.requestFailed(method: request.method, error: GatewayErrorInfo(error)))
+                request.continuation.resume(throwing: GatewayClientError.requestFailed(request.method, error))
             } else {
                 request.continuation.resume(returning: frame.payload ?? .null)
             }
@@ -254,7 +254,7 @@ final class ConnectionDriver: @unchecked Sendable {
             return (expired, next)
         }
         for request in expired {
-            request.continuation.resume(throwing: GatewayClientError.timedOut("waiting for the answer to \(request.method)"))
+            request.continuation.resume(throwing: GatewayClientError.noAnswer(to: request.method))
         }
         return next
     }
@@ -270,7 +270,7 @@ final class ConnectionDriver: @unchecked Sendable {
             defer { pending = [:]; subscribers = [:]; borrowed = [:]; endWaiters = [] }
             return (Array(pending.values), Array(subscribers.values), endWaiters)
         }
-        for request in requests { request.continuation.resume(throwing: failure ?? .closed) }
+        for request in requests { request.continuation.resume(throwing: failure ?? .closedByThisSide) }
         for buffer in buffers { buffer.finish(failure) }
         for waiter in waiters { waiter.resume(returning: failure) }
     }
@@ -278,18 +278,18 @@ final class ConnectionDriver: @unchecked Sendable {
     // MARK: - Callers
 
     /// Sends a request and waits for its final answer: the `payload` of an `ok` answer, or the gateway's error.
-    func request(_ method: String, params: JSONValue?, timeout: Double?) async throws -> JSONValue {
+    func request(_ method: String, params: RawJSON?, timeout: Double?) async throws -> RawJSON {
         let id = lock.withLock { () -> String in
             nextRequestNumber += 1
             return "c\(nextRequestNumber)"
         }
         let deadline = Deadline.after(seconds: timeout ?? requestTimeout)
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<JSONValue, any Error>) in
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<RawJSON, any Error>) in
                 let refusal: (any Error)? = lock.withLock {
                     if Task.isCancelled { return CancellationError() }
-                    if let ending { return ending ?? GatewayClientError.closed }
-                    if closeRequested { return GatewayClientError.closed }
+                    if let ending { return ending ?? GatewayClientError.closedByThisSide }
+                    if closeRequested { return GatewayClientError.closedByThisSide }
                     pending[id] = PendingRequest(method: method, continuation: continuation, deadline: deadline)
                     outbox.append(Outgoing(id: id, method: method, params: params))
                     return nil
@@ -297,12 +297,12 @@ final class ConnectionDriver: @unchecked Sendable {
                 if let refusal { continuation.resume(throwing: refusal) } else { wake.signal() }
             }
         } onCancel: {
-            fail(id, .closed)
+            fail(id, .closedByThisSide)
         }
     }
 
     /// Sends a request without waiting for its answer (an abort from a cancelled task).
-    func post(_ method: String, params: JSONValue?) {
+    func post(_ method: String, params: RawJSON?) {
         let queued: Bool = lock.withLock {
             guard ending == nil, !closeRequested else { return false }
             nextRequestNumber += 1
@@ -379,31 +379,6 @@ final class ConnectionDriver: @unchecked Sendable {
     func joinThread() {
         let thread = lock.withLock { self.thread }
         thread?.join()
-    }
-}
-
-extension GatewayClientError {
-    /// An SSH tunnel that could not be opened. A refused host key or login, and a missing or unstartable
-    /// ssh, wait for someone to act (not retryable, as the CLI's exit 4 and its unretried failures);
-    /// the rest (ssh ended, the forward never listened, the time ran out) may pass.
-    static func tunnel(_ failure: SSHTunnelFailure, target: String) -> GatewayClientError {
-        let what: String
-        switch failure {
-        case .clientNotFound(let searched): what = "no ssh client in \(searched.joined(separator: ", "))"
-        case .cannotStart(let executable, let error): what = "cannot start \(executable): \(error)"
-        case .noLocalPort(let error): what = "no free local port on 127.0.0.1: \(error)"
-        case .exited: what = "ssh ended before its forward was listening"
-        case .notListening(let port, let limit, _): what = "the forward did not listen on 127.0.0.1:\(port) within \(formatSeconds(limit))"
-        case .listenerNotOwned(let port, _): what = "another process listens on 127.0.0.1:\(port)"
-        case .timedOut: what = "timed out"
-        case .interrupted: what = "interrupted"
-        }
-        let said = failure.errorLines.last.map { "; ssh: \($0)" } ?? ""
-        let text = "SSH tunnel to \(target): \(what)\(said)"
-        switch failure {
-        case .clientNotFound, .cannotStart: return .invalidConfiguration(text)
-        default: return failure.refusal != nil ? .connection(.authenticationFailed(.refused(message: text), nil)) : .connection(.cannotConnect(text))
-        }
     }
 }
 

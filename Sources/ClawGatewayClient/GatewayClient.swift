@@ -27,7 +27,7 @@ public final class GatewayClient: Sendable {
     /// a certificate), or after `ReconnectPolicy.maxAttempts` failed attempts in a row.
     /// Call it once: a second call throws `GatewayClientError.closed`.
     public func run() async throws {
-        guard state.begin() else { throw GatewayClientError.closed }
+        guard state.begin() else { throw GatewayClientError.closedByThisSide }
         do {
             try await reconnectLoop()
             state.finish(nil)
@@ -50,7 +50,7 @@ public final class GatewayClient: Sendable {
             } catch is CancellationError {
                 return
             } catch let error as GatewayClientError {
-                guard case .connection(let reason) = error, reason.isRetryable,
+                guard error.isRetryable, let reason = error.engineReason,
                       case .retry(let delay) = schedule.connectFailed(reason) else { throw error }
                 guard await state.pause(delay, reason: error) else { return }
                 continue
@@ -66,12 +66,12 @@ public final class GatewayClient: Sendable {
             state.disconnected(driver)
             driver.joinThread()
             guard let failure, !Task.isCancelled else { return }
-            guard case .connection(let reason) = failure else { throw failure }
+            guard let reason = failure.engineReason else { throw failure }
             let health = driver.health
             schedule.restartDelay = health.announcedRestart
             let healthy = ReconnectSchedule.wasHealthy(heardSinceHello: health.heardSinceHello, connectedAt: connectedAt,
                                                        tickIntervalMs: driver.hello.tickIntervalMs)
-            guard reason.isRetryable, case .retry(let delay) = schedule.connectionLost(reason, healthy: healthy) else { throw failure }
+            guard failure.isRetryable, case .retry(let delay) = schedule.connectionLost(reason, healthy: healthy) else { throw failure }
             attempt = 0
             guard await state.pause(delay, reason: failure) else { return }
         }
@@ -94,7 +94,7 @@ public final class GatewayClient: Sendable {
     public func request(_ method: String, params: JSONValue? = nil, timeout: Duration? = nil) async throws -> JSONValue {
         let seconds = timeout?.seconds ?? configuration.requestTimeout.seconds
         let driver = try await state.waitForConnection(timeout: seconds)
-        return try await driver.request(method, params: params, timeout: seconds)
+        return JSONValue(try await driver.request(method, params: params?.storage, timeout: seconds))
     }
 
     /// Runs `body` with the current connection (waiting for one): for a chat run, history, abort. A run
@@ -118,7 +118,7 @@ public final class GatewayClient: Sendable {
     }
 
     /// Sends a message on the current connection (waiting for one); see `GatewayConnection.send`.
-    public func send(_ message: String, to session: String = "main", idempotencyKey: String? = nil,
+    public func send(_ message: String, to session: SessionKey = .main, idempotencyKey: String? = nil,
                      extraParams: [String: JSONValue] = [:]) async throws -> ChatRun {
         let driver = try await state.waitForConnection(timeout: configuration.requestTimeout.seconds)
         return try await GatewayConnection(driver: driver, owned: false)
@@ -227,7 +227,7 @@ final class ClientState: @unchecked Sendable {
             return (Array(stateStreams.values), Array(waiters.values), Array(buffers.values))
         }
         for stream in streams { stream.yield(.closed); stream.finish() }
-        for waiter in pendingWaiters { waiter.resume(throwing: error ?? GatewayClientError.closed) }
+        for waiter in pendingWaiters { waiter.resume(throwing: error ?? GatewayClientError.closedByThisSide) }
         for buffer in open { buffer.finish(nil) }
     }
 
@@ -265,7 +265,7 @@ final class ClientState: @unchecked Sendable {
         let number = lock.withLock { () -> Int in nextNumber += 1; return nextNumber }
         let timer = Task { [weak self] in
             try? await Task.sleep(for: .milliseconds(Int64(timeout * 1000)))
-            self?.failWaiter(number, GatewayClientError.timedOut("waiting for a connection to the gateway"))
+            self?.failWaiter(number, GatewayClientError(.timedOut, "timed out waiting for a connection to the gateway"))
         }
         defer { timer.cancel() }
         return try await withTaskCancellationHandler {
@@ -273,7 +273,7 @@ final class ClientState: @unchecked Sendable {
                 let outcome: Result<ConnectionDriver, any Error>? = lock.withLock {
                     if Task.isCancelled { return .failure(CancellationError()) }
                     if let driver { return .success(driver) }
-                    if ended { return .failure(endError ?? GatewayClientError.closed) }
+                    if ended { return .failure(endError ?? GatewayClientError.closedByThisSide) }
                     waiters[number] = continuation
                     return nil
                 }

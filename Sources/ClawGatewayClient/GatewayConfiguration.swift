@@ -28,9 +28,9 @@ public struct GatewayConfiguration: Sendable {
     /// Who the client says it is; `.backend` (a server program) unless set.
     public var client: ClientIdentity = .backend
     /// The client's version, sent in `connect.params.client.version` and the user agent.
-    public var clientVersion = "0.2.0"
+    public var clientVersion = clawGatewayClientVersion
     /// Operator scopes to ask for.
-    public var scopes: [String] = ConnectRequest.defaultScopes
+    public var scopes: [String] = ["operator.read", "operator.write"]
     /// `connect.params.caps`, e.g. `tool-events` for live tool progress in chat runs.
     public var capabilities: [String] = []
     /// How a `wss://` gateway's certificate is checked.
@@ -71,13 +71,13 @@ public struct GatewayConfiguration: Sendable {
         let resolved: ResolvedConnection
         do {
             resolved = try ConnectionResolver.resolve(
-                options: ConnectionOptions(url: url, token: token, profile: profile), environment: env)
+                options: ConnectionOptions(url: url, token: token?.stored, profile: profile), environment: env)
         } catch {
-            throw .invalidConfiguration("\(error)")
+            throw GatewayClientError(error)
         }
         var configuration = GatewayConfiguration(url: resolved.url.description)
-        configuration.token = resolved.token
-        configuration.password = resolved.password
+        configuration.token = resolved.token.map(Secret.init)
+        configuration.password = resolved.password.map(Secret.init)
         configuration.deviceIdentity = .stateDirectory(resolved.stateDirectory)
         if let pin = resolved.tlsFingerprint { configuration.tls = .pinned(sha256: pin) }
         else if let bundle = resolved.caBundlePath { configuration.tls = .caBundle(path: bundle) }
@@ -90,20 +90,20 @@ public struct GatewayConfiguration: Sendable {
     /// what is set here.
     func sessionOptions() throws(GatewayClientError) -> SessionOptions {
         guard let parsed = WebSocketURL(url) else {
-            throw .invalidConfiguration("\"\(url)\" is not a ws:// or wss:// URL")
+            throw GatewayClientError(configuration: .invalidURL, "invalid gateway URL \"\(url)\": expected ws://host[:port][/path] or wss://…")
         }
         let env = environment ?? .current()
         var options: SessionOptions
         if var resolved, resolved.url == parsed || resolved.url.description == url {
-            resolved.token = token
-            resolved.password = password
+            resolved.token = token?.stored
+            resolved.password = password?.stored
             options = SessionOptions(resolved: resolved, clientVersion: clientVersion, environment: env,
                                      usesDeviceIdentity: deviceIdentity != .none)
         } else {
             options = SessionOptions(url: parsed, clientVersion: clientVersion)
-            options.token = token
+            options.token = token?.stored
             options.tokenSource = token.map { _ in .option(.token) }
-            options.password = password
+            options.password = password?.stored
             options.passwordSource = password.map { _ in .option(.password) }
             if case .stateDirectory(let directory) = deviceIdentity {
                 let layout = StateLayout(stateDirectory: directory, environment: env)
@@ -126,15 +126,15 @@ public struct GatewayConfiguration: Sendable {
             }
             options.tls = tlsOptions
         }
-        options.upgradeHeaders += upgradeHeaders.map { UpgradeHeader(name: $0.name, value: $0.value.value) }
-        options.client = client
+        options.upgradeHeaders += upgradeHeaders.map { UpgradeHeader(name: $0.name, value: $0.value.stored.value) }
+        options.client = client.request
         options.scopes = scopes
         options.capabilities = capabilities
         options.connectTimeout = connectTimeout.seconds
         if let handshakeTimeout { options.handshakeTimeout = handshakeTimeout.seconds }
         if case .ephemeral = deviceIdentity {
             do { options.identity = DeviceIdentity(privateKey: try Ed25519PrivateKey.generate()) } catch {
-                throw .invalidConfiguration("cannot make a device key: \(error)")
+                throw GatewayClientError(configuration: .deviceKey, "cannot make a device key: \(error)")
             }
         }
         return options

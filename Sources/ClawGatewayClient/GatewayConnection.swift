@@ -1,4 +1,5 @@
 import ClawCrypto
+import ClawJSON
 import ClawProtocol
 
 /// One authenticated connection to a gateway, for a job that connects, does its work and leaves (a
@@ -61,25 +62,25 @@ public final class GatewayConnection: Sendable {
     /// `GatewayClientError.requestFailed` with the gateway's code and message; cancelling the task
     /// stops waiting (the gateway may still act on a request already sent).
     public func request(_ method: String, params: JSONValue? = nil, timeout: Duration? = nil) async throws -> JSONValue {
-        try await driver.request(method, params: params, timeout: timeout?.seconds)
+        JSONValue(try await driver.request(method, params: params?.storage, timeout: timeout?.seconds))
     }
 
     /// Sends a message to a session (`chat.send`) and returns its run, which streams the reply.
     /// `idempotencyKey` (default: a new UUID) is also the run id: sending again with the same key
     /// never starts a second run. Cancelling a task that iterates the run aborts it (`chat.abort`).
-    public func send(_ message: String, to session: String = "main", idempotencyKey: String? = nil,
+    public func send(_ message: String, to session: SessionKey = .main, idempotencyKey: String? = nil,
                      extraParams: [String: JSONValue] = [:]) async throws -> ChatRun {
         let runId = idempotencyKey ?? SecureRandom.uuid()
         // Subscribed before sending: events of the run may overtake the answer to chat.send. A run's
         // feed merges what its reader has not taken, so it never holds the connection back: a run left
         // unread must not stall the connection's other requests.
         let subscription = driver.subscribe(RunFeed(runId: runId))
-        var params: JSONObject = [ChatField.sessionKey: .string(session), ChatField.message: .string(message),
+        var params: JSONObject = [ChatField.sessionKey: .string(session.rawValue), ChatField.message: .string(message),
                                   "idempotencyKey": .string(runId)]
-        for (key, value) in extraParams.sorted(by: { $0.key < $1.key }) { params[key] = value }
-        let ack: JSONValue
+        for member in extraParams.sortedMembers { params[member.key] = member.value }
+        let ack: RawJSON
         do {
-            ack = try await request(GatewayMethod.chatSend, params: .object(params))
+            ack = try await driver.request(GatewayMethod.chatSend, params: .object(params), timeout: nil)
         } catch {
             subscription.cancel()
             throw error
@@ -87,20 +88,21 @@ public final class GatewayConnection: Sendable {
         return ChatRun(runId: runId, sessionKey: session, acknowledgement: ack, subscription: subscription, driver: driver)
     }
 
-    /// The session's transcript (`chat.history`): its messages, oldest first.
-    public func history(of session: String = "main", limit: Int? = nil) async throws -> [JSONValue] {
-        var params: JSONObject = [ChatField.sessionKey: .string(session)]
-        if let limit { params["limit"] = JSONValue(limit) }
-        let payload = try await request(GatewayMethod.chatHistory, params: .object(params))
-        return payload["messages"]?.arrayValue ?? []
+    /// The session's transcript (`chat.history`): its last `limit` messages (the gateway's default when
+    /// nil), oldest first.
+    public func history(of session: SessionKey = .main, limit: Int? = nil) async throws -> [ChatMessage] {
+        var params: JSONObject = [ChatField.sessionKey: .string(session.rawValue)]
+        if let limit { params["limit"] = RawJSON(limit) }
+        let payload = try await driver.request(GatewayMethod.chatHistory, params: .object(params), timeout: nil)
+        return (payload["messages"]?.arrayValue ?? []).map { ChatMessage(JSONValue($0)) }
     }
 
     /// Aborts a session's active run, or only `runId` (`chat.abort`); returns the ids of the runs aborted.
     @discardableResult
-    public func abort(session: String = "main", runId: String? = nil) async throws -> [String] {
-        var params: JSONObject = [ChatField.sessionKey: .string(session)]
+    public func abort(session: SessionKey = .main, runId: String? = nil) async throws -> [String] {
+        var params: JSONObject = [ChatField.sessionKey: .string(session.rawValue)]
         if let runId { params[ChatField.runId] = .string(runId) }
-        let payload = try await request(GatewayMethod.chatAbort, params: .object(params))
+        let payload = try await driver.request(GatewayMethod.chatAbort, params: .object(params), timeout: nil)
         return payload["runIds"]?.arrayValue?.compactMap(\.stringValue) ?? []
     }
 
@@ -121,13 +123,13 @@ public final class GatewayConnection: Sendable {
         _ body: (GatewayEventStream) async throws -> Result
     ) async throws -> Result {
         let stream = events()
-        _ = try await request(feed.subscribeMethod, params: feed.params)
+        _ = try await driver.request(feed.subscribeMethod, params: feed.params, timeout: nil)
         do {
             let result = try await body(stream)
-            _ = try? await request(feed.unsubscribeMethod, params: feed.params)
+            _ = try? await driver.request(feed.unsubscribeMethod, params: feed.params, timeout: nil)
             return result
         } catch {
-            _ = try? await request(feed.unsubscribeMethod, params: feed.params)
+            _ = try? await driver.request(feed.unsubscribeMethod, params: feed.params, timeout: nil)
             throw error
         }
     }
@@ -151,7 +153,7 @@ public enum SessionFeed: Sendable, Hashable {
     /// `sessions.changed`: runs of any session starting and ending.
     case sessions
     /// `session.message`: messages appended to one session's transcript.
-    case messages(session: String)
+    case messages(session: SessionKey)
 
     var subscribeMethod: String {
         switch self {
@@ -167,10 +169,10 @@ public enum SessionFeed: Sendable, Hashable {
         }
     }
 
-    var params: JSONValue {
+    var params: RawJSON {
         switch self {
         case .sessions: return [:]
-        case .messages(let session): return ["key": .string(session)]
+        case .messages(let session): return ["key": .string(session.rawValue)]
         }
     }
 }

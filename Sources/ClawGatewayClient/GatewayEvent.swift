@@ -7,7 +7,7 @@ public struct GatewayEvent: Sendable {
     /// The event's name, as sent.
     public let name: String
     /// Its payload (`null` when it had none).
-    public var payload: JSONValue { rawPayload }
+    public var payload: JSONValue { JSONValue(rawPayload) }
     let rawPayload: ClawJSON.JSONValue
     /// The outer sequence number of a broadcast event; nil for targeted events.
     public let seq: Int64?

@@ -1,8 +1,11 @@
-/// The gateway simulator started in-process, for tests: what `openclaw-gateway-sim` runs, with the same
-/// flags, on a free loopback port unless told otherwise.
+/// The gateway simulator started in-process, for tests: what `openclaw-gateway-sim` runs, configured
+/// in code, on a free loopback port unless told otherwise.
 ///
 /// ```swift
-/// let gateway = try TestGateway.start(arguments: ["--token", "secret", "--reply", "lorem:20"])
+/// var configuration = TestGatewayConfiguration()
+/// configuration.token = "secret"
+/// configuration.reply = .lorem(words: 20)
+/// let gateway = try TestGateway.start(configuration)
 /// defer { gateway.stop() }
 /// // connect a client to gateway.url ("ws://127.0.0.1:PORT") with token "secret"
 /// ```
@@ -27,7 +30,16 @@ public final class TestGateway: Sendable {
 
     deinit { server.shutdown() }
 
-    /// Starts a gateway configured by the simulator's own flags, exactly those of
+    /// Starts a gateway configured by `configuration`. It is listening when this returns.
+    ///
+    /// - Throws: `TestGatewayError`: `.usage` for a setting out of range, `.cannotStart` when the port
+    ///   is in use or the TLS files or the log cannot be opened.
+    public static func start(_ configuration: TestGatewayConfiguration = TestGatewayConfiguration()) throws(TestGatewayError) -> TestGateway {
+        try start(options: configuration.simulatorOptions())
+    }
+
+    /// Starts a gateway configured by the simulator's own flags, for what `TestGatewayConfiguration`
+    /// does not cover (the executable's every flag): exactly those of
     /// `openclaw-gateway-sim --help` (`--token`, `--tick-ms`, `--reply`, `--fault`, `--tls-cert`,
     /// `--log`, …), except that without `--port` it listens on any free port, never on 18789, and that
     /// `--help` is refused. It is listening when this returns.
@@ -37,7 +49,7 @@ public final class TestGateway: Sendable {
     /// - Throws: `TestGatewayError`: `.usage` for a bad flag (the description is the executable's
     ///   sentence), `.cannotStart` when the port is in use or `--tls-cert`/`--tls-key` or `--log` cannot
     ///   be opened.
-    public static func start(arguments: [String] = []) throws(TestGatewayError) -> TestGateway {
+    public static func start(arguments: [String]) throws(TestGatewayError) -> TestGateway {
         guard let gateway = try start(arguments: arguments, defaultPort: 0) else {
             throw TestGatewayError(.usage, "--help is the openclaw-gateway-sim executable's; pass the other flags")
         }
@@ -60,6 +72,10 @@ public final class TestGateway: Sendable {
         } catch {
             throw TestGatewayError(.usage, error.description)
         }
+        return try start(options: options)
+    }
+
+    private static func start(options: SimulatorOptions) throws(TestGatewayError) -> TestGateway {
         let server: GatewayServer
         do {
             server = try GatewayServer(options: options)

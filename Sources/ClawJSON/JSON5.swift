@@ -4,8 +4,8 @@
 /// leading or trailing decimal points, line continuations and the extra escapes; produces the same `JSONValue`
 /// as strict JSON (numbers normalised to valid JSON text: `0x1F` → `31`, `.5` → `0.5`, `5.` → `5`).
 /// `Infinity` and `NaN` are rejected: no config value needs them and JSON cannot carry them.
-public enum JSON5 {
-    public static func parse(
+package enum JSON5 {
+    package static func parse(
         _ bytes: [UInt8], maxDepth: Int = 256, rejectDuplicateKeys: Bool = false
     ) throws(JSONError) -> JSONValue {
         let result = bytes.withUnsafeBufferPointer { buffer in
@@ -28,7 +28,7 @@ public enum JSON5 {
         }
     }
 
-    public static func parse(_ text: String, maxDepth: Int = 256, rejectDuplicateKeys: Bool = false)
+    package static func parse(_ text: String, maxDepth: Int = 256, rejectDuplicateKeys: Bool = false)
         throws(JSONError) -> JSONValue
     {
         try parse(Array(text.utf8), maxDepth: maxDepth, rejectDuplicateKeys: rejectDuplicateKeys)

@@ -1,21 +1,21 @@
 /// Why some bytes are not the JSON (or JSON5) they should be, and where.
-public struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What is wrong, without where.
-    public var message: String
+    package var message: String
     /// Offset of the offending byte from the start of the input.
-    public var offset: Int
+    package var offset: Int
     /// 1-based line and column (in characters) of `offset`, for text people edit (JSON5); nil otherwise.
-    public var line: Int?
-    public var column: Int?
+    package var line: Int?
+    package var column: Int?
 
-    public init(_ message: String, offset: Int, line: Int? = nil, column: Int? = nil) {
+    package init(_ message: String, offset: Int, line: Int? = nil, column: Int? = nil) {
         self.message = message
         self.offset = offset
         self.line = line
         self.column = column
     }
 
-    public var description: String {
+    package var description: String {
         let position = line.map { " (line \($0), column \(column ?? 1))" } ?? ""
         return "\(message)\(position) at byte \(offset)"
     }

@@ -2,22 +2,22 @@ import ClawSystem
 
 /// Validates a frame as strict JSON and picks out its top-level routing fields, so `watch` can route,
 /// filter and check sequence numbers, then print the frame bytes as received without a full parse.
-public enum JSONEventScanner {
+package enum JSONEventScanner {
     /// Scans one JSON object; the whole input is validated exactly as `JSONValue.parse` would.
     /// The first of duplicate top-level members wins, as in `JSONObject`'s subscript.
-    public static func scan(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = 256) throws(JSONError) -> JSONFrameHeader {
+    package static func scan(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = 256) throws(JSONError) -> JSONFrameHeader {
         JSONFrameHeader(try fields(bytes, maxDepth: maxDepth), bytes: bytes)
     }
 
     /// The same scan, leaving the strings in the input (see `ScannedFrame`).
-    public static func fields(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = 256) throws(JSONError) -> ScannedFrame {
+    package static func fields(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = 256) throws(JSONError) -> ScannedFrame {
         var fields = ScannedFrame()
         try scan(bytes, into: &fields, maxDepth: maxDepth)
         return fields
     }
 
     /// The same, into `fields` (which must be fresh): a frame is ~200 bytes, not copied on the way.
-    public static func scan(_ bytes: UnsafeRawBufferPointer, into fields: inout ScannedFrame, maxDepth: Int = 256) throws(JSONError) {
+    package static func scan(_ bytes: UnsafeRawBufferPointer, into fields: inout ScannedFrame, maxDepth: Int = 256) throws(JSONError) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { throw JSONError("empty input", offset: 0) }
         let start = base.assumingMemoryBound(to: UInt8.self)
         if FastFrameScanner.scan(start, count: bytes.count, maxDepth: maxDepth, into: &fields) { return }
@@ -25,7 +25,7 @@ public enum JSONEventScanner {
         fields = try reader.scanFrame()
     }
 
-    public static func scan(_ bytes: [UInt8], maxDepth: Int = 256) throws(JSONError) -> JSONFrameHeader {
+    package static func scan(_ bytes: [UInt8], maxDepth: Int = 256) throws(JSONError) -> JSONFrameHeader {
         let result = bytes.withUnsafeBytes { buffer in
             Result { () throws(JSONError) -> JSONFrameHeader in try scan(buffer, maxDepth: maxDepth) }
         }

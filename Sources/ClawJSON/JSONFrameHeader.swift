@@ -1,30 +1,30 @@
 import ClawSystem
 
 /// The routing fields of a gateway frame (`{"type":…,"event":…,"seq":…}`), read without building a tree.
-public struct JSONFrameHeader: Sendable, Equatable {
-    public var type: String?
-    public var event: String?
-    public var id: String?
-    public var method: String?
+package struct JSONFrameHeader: Sendable, Equatable {
+    package var type: String?
+    package var event: String?
+    package var id: String?
+    package var method: String?
     /// The top-level `seq` when it is an integer that fits.
-    public var seq: Int64?
-    public var ok: Bool?
+    package var seq: Int64?
+    package var ok: Bool?
     /// Byte range of the top-level `payload` value in the scanned input, to parse only that part when needed.
-    public var payloadRange: Range<Int>?
+    package var payloadRange: Range<Int>?
     /// `payload.runId`, `payload.sessionKey`, `payload.state` and `payload.seq` when the payload is an
     /// object holding them with those types: what `watch` filters and checks sequences on.
-    public var runId: String?
-    public var sessionKey: String?
-    public var state: String?
-    public var runSeq: Int64?
+    package var runId: String?
+    package var sessionKey: String?
+    package var state: String?
+    package var runSeq: Int64?
     /// Some member name anywhere in the frame is one `SecretKeyName.matches` accepts (escapes decoded):
     /// when false, the frame holds nothing to redact and can be printed as received.
-    public var hasSecretKey = false
+    package var hasSecretKey = false
 
-    public init() {}
+    package init() {}
 
     /// The strings of `scanned`, read from the bytes it was scanned from.
-    public init(_ scanned: ScannedFrame, bytes: UnsafeRawBufferPointer) {
+    package init(_ scanned: ScannedFrame, bytes: UnsafeRawBufferPointer) {
         type = scanned.type?.string(in: bytes)
         event = scanned.event?.string(in: bytes)
         id = scanned.id?.string(in: bytes)

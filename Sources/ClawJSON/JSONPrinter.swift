@@ -4,7 +4,7 @@ extension JSONValue {
     /// Byte-identical to JavaScript's `JSON.stringify` for values it parsed: only `"`, `\` and control
     /// characters are escaped, `/` and non-ASCII are written raw. Number text is written as stored, so a
     /// `.number` built in code must hold valid JSON number text.
-    public func write(to output: inout [UInt8]) {
+    package func write(to output: inout [UInt8]) {
         switch self {
         case .null: output.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
         case .bool(true): output.append(contentsOf: [0x74, 0x72, 0x75, 0x65])
@@ -31,21 +31,21 @@ extension JSONValue {
     }
 
     /// The compact JSON text of this value.
-    public var compactText: String {
+    package var compactText: String {
         var out = [UInt8]()
         write(to: &out)
         return String(decoding: out, as: UTF8.self)
     }
 
     /// Indented text for people (`call -o text`): two spaces per level, like `JSON.stringify(v, null, 2)`.
-    public var prettyText: String {
+    package var prettyText: String {
         var out = [UInt8]()
         writePretty(to: &out)
         return String(decoding: out, as: UTF8.self)
     }
 
     /// Appends the indented text (`prettyText`) of this value, starting at nesting level `level`.
-    public func writePretty(to output: inout [UInt8], level: Int = 0) {
+    package func writePretty(to output: inout [UInt8], level: Int = 0) {
         switch self {
         case .array(let elements) where !elements.isEmpty:
             output.append(UInt8(ascii: "["))
@@ -79,7 +79,7 @@ extension JSONValue {
     }
 
     /// Appends `text` as a quoted JSON string, copying unescaped runs in one go.
-    public static func writeString(_ text: String, to output: inout [UInt8]) {
+    package static func writeString(_ text: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { bytes in

@@ -1,6 +1,6 @@
 /// A JSON value that keeps what a byte-faithful client must keep: object members in
 /// their original order (duplicates included) and each number's text exactly as written.
-public enum JSONValue: Sendable, Hashable {
+package enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
     /// The number's text, as written (`1`, `-0.5e10`); never reformatted.
@@ -11,26 +11,26 @@ public enum JSONValue: Sendable, Hashable {
 }
 
 /// An ordered list of object members.
-public struct JSONObject: Sendable, Hashable, RandomAccessCollection, ExpressibleByDictionaryLiteral {
-    public struct Member: Sendable, Hashable {
-        public var key: String
-        public var value: JSONValue
-        public init(_ key: String, _ value: JSONValue) { self.key = key; self.value = value }
+package struct JSONObject: Sendable, Hashable, RandomAccessCollection, ExpressibleByDictionaryLiteral {
+    package struct Member: Sendable, Hashable {
+        package var key: String
+        package var value: JSONValue
+        package init(_ key: String, _ value: JSONValue) { self.key = key; self.value = value }
     }
 
-    public var members: [Member]
+    package var members: [Member]
 
-    public init(_ members: [Member] = []) { self.members = members }
-    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+    package init(_ members: [Member] = []) { self.members = members }
+    package init(dictionaryLiteral elements: (String, JSONValue)...) {
         members = elements.map { Member($0.0, $0.1) }
     }
 
-    public var startIndex: Int { members.startIndex }
-    public var endIndex: Int { members.endIndex }
-    public subscript(position: Int) -> Member { members[position] }
+    package var startIndex: Int { members.startIndex }
+    package var endIndex: Int { members.endIndex }
+    package subscript(position: Int) -> Member { members[position] }
 
     /// The value of the first member named `key`; setting replaces it in place or appends.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         get { members.first(where: { $0.key == key })?.value }
         set {
             if let index = members.firstIndex(where: { $0.key == key }) {
@@ -41,43 +41,43 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
         }
     }
 
-    public var keys: [String] { members.map(\.key) }
+    package var keys: [String] { members.map(\.key) }
 }
 
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
     ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral
 {
-    public init(stringLiteral value: String) { self = .string(value) }
-    public init(integerLiteral value: Int) { self = .number(String(value)) }
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
-    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
-    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+    package init(stringLiteral value: String) { self = .string(value) }
+    package init(integerLiteral value: Int) { self = .number(String(value)) }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    package init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(JSONObject(elements.map { JSONObject.Member($0.0, $0.1) }))
     }
-    public init(nilLiteral: ()) { self = .null }
+    package init(nilLiteral: ()) { self = .null }
 }
 
 extension JSONValue {
-    public init(_ value: Int) { self = .number(String(value)) }
-    public init(_ value: Int64) { self = .number(String(value)) }
-    public init(_ value: String) { self = .string(value) }
-    public init(_ value: Bool) { self = .bool(value) }
-    public init(_ values: [String]) { self = .array(values.map { .string($0) }) }
+    package init(_ value: Int) { self = .number(String(value)) }
+    package init(_ value: Int64) { self = .number(String(value)) }
+    package init(_ value: String) { self = .string(value) }
+    package init(_ value: Bool) { self = .bool(value) }
+    package init(_ values: [String]) { self = .array(values.map { .string($0) }) }
 
     /// Member lookup on objects; `nil` for any other value.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         if case .object(let object) = self { return object[key] }
         return nil
     }
 
-    public var objectValue: JSONObject? { if case .object(let o) = self { return o }; return nil }
-    public var arrayValue: [JSONValue]? { if case .array(let a) = self { return a }; return nil }
-    public var stringValue: String? { if case .string(let s) = self { return s }; return nil }
-    public var boolValue: Bool? { if case .bool(let b) = self { return b }; return nil }
-    public var isNull: Bool { if case .null = self { return true }; return false }
+    package var objectValue: JSONObject? { if case .object(let o) = self { return o }; return nil }
+    package var arrayValue: [JSONValue]? { if case .array(let a) = self { return a }; return nil }
+    package var stringValue: String? { if case .string(let s) = self { return s }; return nil }
+    package var boolValue: Bool? { if case .bool(let b) = self { return b }; return nil }
+    package var isNull: Bool { if case .null = self { return true }; return false }
 
     /// The number as an integer, when its text is an integer that fits (`3`, `-7`; not `3.0` or `1e3`).
-    public var int64Value: Int64? { if case .number(let text) = self { return Int64(text) }; return nil }
-    public var intValue: Int? { int64Value.flatMap { Int(exactly: $0) } }
-    public var doubleValue: Double? { if case .number(let text) = self { return Double(text) }; return nil }
+    package var int64Value: Int64? { if case .number(let text) = self { return Int64(text) }; return nil }
+    package var intValue: Int? { int64Value.flatMap { Int(exactly: $0) } }
+    package var doubleValue: Double? { if case .number(let text) = self { return Double(text) }; return nil }
 }

@@ -2,14 +2,14 @@ import ClawSystem
 
 /// Where a routing string sits in the scanned bytes: its contents between the quotes, whether they
 /// hold escapes (then the String is decoded again when asked for), and the routing word it is.
-public struct ScannedString: Sendable, Equatable {
-    public var start: Int
-    public var end: Int
-    public var escaped: Bool
-    public var word: RoutingWord
+package struct ScannedString: Sendable, Equatable {
+    package var start: Int
+    package var end: Int
+    package var escaped: Bool
+    package var word: RoutingWord
 
     /// The string's value; `bytes` must be the buffer it was scanned from.
-    public func string(in bytes: UnsafeRawBufferPointer) -> String {
+    package func string(in bytes: UnsafeRawBufferPointer) -> String {
         if let text = word.text { return text }
         let base = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
         if !escaped { return String(decoding: UnsafeBufferPointer(start: base + start, count: end - start), as: UTF8.self) }
@@ -20,7 +20,7 @@ public struct ScannedString: Sendable, Equatable {
     }
 
     /// True when the string's value is exactly `utf8` (compared on the bytes when it has no escapes).
-    public func equals(_ utf8: UnsafeBufferPointer<UInt8>, in bytes: UnsafeRawBufferPointer) -> Bool {
+    package func equals(_ utf8: UnsafeBufferPointer<UInt8>, in bytes: UnsafeRawBufferPointer) -> Bool {
         if escaped {
             var value = string(in: bytes)
             return value.withUTF8 { $0.count == utf8.count && (utf8.count == 0 || Memory.equal($0.baseAddress!, utf8.baseAddress!, count: utf8.count)) }
@@ -31,22 +31,22 @@ public struct ScannedString: Sendable, Equatable {
 }
 
 /// What the scanner read, without a String: plain data, so a frame copies and frees it for nothing.
-public struct ScannedFrame: Sendable, Equatable {
-    public var type: ScannedString?
-    public var event: ScannedString?
-    public var id: ScannedString?
-    public var method: ScannedString?
-    public var seq: Int64?
-    public var ok: Bool?
-    public var payloadRange: Range<Int>?
-    public var runId: ScannedString?
-    public var sessionKey: ScannedString?
-    public var state: ScannedString?
-    public var runSeq: Int64?
+package struct ScannedFrame: Sendable, Equatable {
+    package var type: ScannedString?
+    package var event: ScannedString?
+    package var id: ScannedString?
+    package var method: ScannedString?
+    package var seq: Int64?
+    package var ok: Bool?
+    package var payloadRange: Range<Int>?
+    package var runId: ScannedString?
+    package var sessionKey: ScannedString?
+    package var state: ScannedString?
+    package var runSeq: Int64?
     /// See `JSONFrameHeader.hasSecretKey`.
-    public var hasSecretKey = false
+    package var hasSecretKey = false
     /// The frame holds a raw line break (only possible as whitespace between tokens in valid JSON).
-    public var hasLineBreak = false
+    package var hasLineBreak = false
 
-    public init() {}
+    package init() {}
 }

@@ -2,14 +2,14 @@
 /// it already wrote. When the gateway rewrote the text it writes nothing more until the run ends, then — unless
 /// the final text still extends what was written — a newline and the whole final text; the run's last write
 /// always ends with one newline.
-public struct AppendOnlyReply: Sendable {
+package struct AppendOnlyReply: Sendable {
     /// Everything written so far.
-    public private(set) var written = ""
+    package private(set) var written = ""
 
-    public init() {}
+    package init() {}
 
     /// The characters to write after `update`; "" when there is nothing new that can be appended.
-    public mutating func output(for update: ReplyAssembler.Update) -> String {
+    package mutating func output(for update: ReplyAssembler.Update) -> String {
         var out = ""
         if case .append(let suffix) = ReplyAssembler.change(from: written, to: update.text) {
             out = suffix

@@ -1,60 +1,60 @@
 import ClawJSON
 /// Builds the `connect` request params (docs/protocol.md §3.2) with no keys beyond the schema.
-public struct ConnectRequest: Sendable {
+package struct ConnectRequest: Sendable {
     /// Who this client says it is (`connect.params.client`): the gateway checks `id` and `mode` against
     /// its own lists, and both are part of the signed device payload.
-    public struct Client: Sendable, Hashable {
-        public var id: String
-        public var mode: String
-        public var displayName: String
+    package struct Client: Sendable, Hashable {
+        package var id: String
+        package var mode: String
+        package var displayName: String
         /// The `userAgent` prefix; the version follows it after a slash.
-        public var userAgent: String
+        package var userAgent: String
 
-        public init(id: String, mode: String, displayName: String, userAgent: String) {
+        package init(id: String, mode: String, displayName: String, userAgent: String) {
             self.id = id; self.mode = mode; self.displayName = displayName; self.userAgent = userAgent
         }
 
         /// The command-line client.
-        public static let cli = Client(id: "cli", mode: "cli", displayName: "openclaw", userAgent: "openclaw-swift")
+        package static let cli = Client(id: "cli", mode: "cli", displayName: "openclaw", userAgent: "openclaw-swift")
         /// A server program (a bot, a cron job): the official gateway's own client id and mode for one.
-        public static let backend = Client(id: "gateway-client", mode: "backend", displayName: "openclaw-swift",
+        package static let backend = Client(id: "gateway-client", mode: "backend", displayName: "openclaw-swift",
                                            userAgent: "openclaw-swift")
     }
 
-    public static let clientID = Client.cli.id
-    public static let clientMode = Client.cli.mode
-    public static let role = "operator"
-    public static let defaultScopes = ["operator.read", "operator.write"]
+    package static let clientID = Client.cli.id
+    package static let clientMode = Client.cli.mode
+    package static let role = "operator"
+    package static let defaultScopes = ["operator.read", "operator.write"]
     /// `caps` entry asking an unpaired device's connect to stay open until the pairing decision.
-    public static let pairingWaitCapability = "device-pairing-wait"
+    package static let pairingWaitCapability = "device-pairing-wait"
     /// `caps` entry asking for live tool events.
-    public static let toolEventsCapability = "tool-events"
+    package static let toolEventsCapability = "tool-events"
 
-    public var client: Client = .cli
-    public var clientVersion: String
-    public var platform: String
-    public var scopes: [String]
-    public var token: String?
+    package var client: Client = .cli
+    package var clientVersion: String
+    package var platform: String
+    package var scopes: [String]
+    package var token: String?
     /// The stored device token, also sent as `auth.deviceToken` so a stale one is refused as such.
-    public var deviceToken: String?
-    public var password: String?
-    public var capabilities: [String] = []
-    public var instanceID: String
+    package var deviceToken: String?
+    package var password: String?
+    package var capabilities: [String] = []
+    package var instanceID: String
     /// The signed device proof, when connecting with a device identity.
-    public var device: DeviceProof?
+    package var device: DeviceProof?
 
-    public struct DeviceProof: Sendable {
-        public var id: String
-        public var publicKey: String
-        public var signature: String
-        public var signedAt: Int64
-        public var nonce: String
-        public init(id: String, publicKey: String, signature: String, signedAt: Int64, nonce: String) {
+    package struct DeviceProof: Sendable {
+        package var id: String
+        package var publicKey: String
+        package var signature: String
+        package var signedAt: Int64
+        package var nonce: String
+        package init(id: String, publicKey: String, signature: String, signedAt: Int64, nonce: String) {
             self.id = id; self.publicKey = publicKey; self.signature = signature; self.signedAt = signedAt; self.nonce = nonce
         }
     }
 
-    public init(clientVersion: String, platform: String, scopes: [String], token: String?, password: String?,
+    package init(clientVersion: String, platform: String, scopes: [String], token: String?, password: String?,
                 instanceID: String, device: DeviceProof?) {
         self.clientVersion = clientVersion
         self.platform = platform
@@ -65,7 +65,7 @@ public struct ConnectRequest: Sendable {
         self.device = device
     }
 
-    public var params: JSONValue {
+    package var params: JSONValue {
         var auth = JSONObject()
         if let token { auth["token"] = .string(token) }
         if let deviceToken { auth["deviceToken"] = .string(deviceToken) }

@@ -1,15 +1,15 @@
 import ClawJSON
 /// The `error` object of a failed `res` (docs/protocol.md §2.1), decoded by the client and encoded by
 /// the simulator: one type, so the two cannot drift apart.
-public struct ErrorShape: Sendable, Equatable {
-    public var code: String
-    public var message: String
-    public var details: JSONValue?
+package struct ErrorShape: Sendable, Equatable {
+    package var code: String
+    package var message: String
+    package var details: JSONValue?
     /// Absent on the wire unless the gateway says so; read as false.
-    public var retryable: Bool?
-    public var retryAfterMs: Int64?
+    package var retryable: Bool?
+    package var retryAfterMs: Int64?
 
-    public init(code: String, message: String, details: JSONValue? = nil, retryable: Bool? = nil, retryAfterMs: Int64? = nil) {
+    package init(code: String, message: String, details: JSONValue? = nil, retryable: Bool? = nil, retryAfterMs: Int64? = nil) {
         self.code = code
         self.message = message
         self.details = details
@@ -18,7 +18,7 @@ public struct ErrorShape: Sendable, Equatable {
     }
 
     /// Reads whatever the gateway sent; missing fields become defaults rather than failing.
-    public init(_ value: JSONValue) {
+    package init(_ value: JSONValue) {
         code = value["code"]?.stringValue ?? "UNKNOWN"
         message = value["message"]?.stringValue ?? "(no message)"
         details = value["details"]
@@ -27,16 +27,16 @@ public struct ErrorShape: Sendable, Equatable {
     }
 
     /// `details.code`, the machine-readable reason (`AUTH_TOKEN_MISMATCH`, `PAIRING_REQUIRED`…).
-    public var detailsCode: String? { details?["code"]?.stringValue }
-    public var isRetryable: Bool { retryable ?? false }
+    package var detailsCode: String? { details?["code"]?.stringValue }
+    package var isRetryable: Bool { retryable ?? false }
 
     /// `details.reason` of an `UNAVAILABLE` that passes by itself: the gateway suspending, draining
     /// for a restart, or still starting its sidecars (docs/protocol.md §2.1).
-    public static let passingUnavailableReasons: Set<String> = ["gateway-suspending", "gateway-restarting", "startup-sidecars"]
+    package static let passingUnavailableReasons: Set<String> = ["gateway-suspending", "gateway-restarting", "startup-sidecars"]
 
     /// For an `UNAVAILABLE` worth waiting out (`retryable`, or one of the passing reasons): how long
     /// to wait before asking again, `retryAfterMs` or else 1000. nil for any other error.
-    public var waitBeforeRetryMs: Int64? {
+    package var waitBeforeRetryMs: Int64? {
         guard code == "UNAVAILABLE" else { return nil }
         let reason = details?["reason"]?.stringValue ?? ""
         guard isRetryable || Self.passingUnavailableReasons.contains(reason) else { return nil }
@@ -44,7 +44,7 @@ public struct ErrorShape: Sendable, Equatable {
     }
 
     /// The wire form: optional members only when set.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object: JSONObject = ["code": .string(code), "message": .string(message)]
         if let details { object["details"] = details }
         if let retryable { object["retryable"] = .bool(retryable) }

@@ -1,25 +1,25 @@
 import ClawJSON
 /// What the client needs from `hello-ok` (docs/protocol.md §3.7).
-public struct HelloOk: Sendable {
+package struct HelloOk: Sendable {
     /// The protocol generation the server speaks (3 or 4).
-    public var protocolVersion: Int
-    public var tickIntervalMs: Int
-    public var maxPayload: Int
+    package var protocolVersion: Int
+    package var tickIntervalMs: Int
+    package var maxPayload: Int
     /// `snapshot.sessionDefaults.mainSessionKey`, e.g. `agent:main:main`.
-    public var mainSessionKey: String?
-    public var mainKey: String?
+    package var mainSessionKey: String?
+    package var mainKey: String?
     /// A device token the gateway issued for later connects (a secret: never print it).
-    public var deviceToken: String?
-    public var grantedScopes: [String]?
-    public var role: String?
-    public var serverVersion: String?
+    package var deviceToken: String?
+    package var grantedScopes: [String]?
+    package var role: String?
+    package var serverVersion: String?
     /// `server.connId`: this connection's id in the gateway's logs.
-    public var connectionID: String?
+    package var connectionID: String?
     /// `policy.attachments`: the largest attachment (decoded bytes) chat.send accepts, and the largest image.
-    public var attachmentMaxBytes: Int?
-    public var attachmentMaxImageBytes: Int?
+    package var attachmentMaxBytes: Int?
+    package var attachmentMaxImageBytes: Int?
 
-    public init(payload: JSONValue) throws(ProtocolError) {
+    package init(payload: JSONValue) throws(ProtocolError) {
         guard payload["type"]?.stringValue == "hello-ok" else { throw ProtocolError("connect succeeded without a hello-ok payload") }
         guard let version = payload["protocol"]?.intValue else { throw ProtocolError("hello-ok without a protocol version") }
         guard version == 3 || version == 4 else {
@@ -45,14 +45,14 @@ public struct HelloOk: Sendable {
 }
 
 /// Session key equivalences (docs/protocol.md §4).
-public enum SessionKey {
-    public static func isMain(_ key: String, mainSessionKey: String?, mainKey: String?) -> Bool {
+package enum SessionKey {
+    package static func isMain(_ key: String, mainSessionKey: String?, mainKey: String?) -> Bool {
         let main = mainKey ?? "main"
         return key == main || key == "main" || key == (mainSessionKey ?? "agent:main:\(main)")
     }
 
     /// True when two keys name the same session, given the gateway's main-session aliases.
-    public static func same(_ a: String, _ b: String, mainSessionKey: String?, mainKey: String?) -> Bool {
+    package static func same(_ a: String, _ b: String, mainSessionKey: String?, mainKey: String?) -> Bool {
         a == b || (isMain(a, mainSessionKey: mainSessionKey, mainKey: mainKey)
                    && isMain(b, mainSessionKey: mainSessionKey, mainKey: mainKey))
     }

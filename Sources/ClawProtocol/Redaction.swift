@@ -1,11 +1,11 @@
 import ClawJSON
 /// Removes secrets from frames before they are shown (`--trace`, `--raw`): every string under a member
 /// name `SecretKeyName` accepts.
-public enum Redaction {
-    public static let placeholder = "<redacted>"
+package enum Redaction {
+    package static let placeholder = "<redacted>"
 
     /// A copy of `value` with every secret string replaced by `<redacted>`.
-    public static func redact(_ value: JSONValue) -> JSONValue {
+    package static func redact(_ value: JSONValue) -> JSONValue {
         switch value {
         case .object(var object):
             for index in object.members.indices {
@@ -25,7 +25,7 @@ public enum Redaction {
     }
 
     /// True when the frame contains anything `redact` would change (so raw bytes can be printed otherwise).
-    public static func containsSecret(_ value: JSONValue) -> Bool {
+    package static func containsSecret(_ value: JSONValue) -> Bool {
         switch value {
         case .object(let object):
             return object.members.contains { member in

@@ -4,18 +4,18 @@ import ClawJSON
 ///
 /// Feed it every `chat` and `agent` payload of the run: agent events fill the seq numbers between throttled chat
 /// deltas, so without them a `Gap` is reported at almost every delta.
-public struct ReplyAssembler: Sendable {
+package struct ReplyAssembler: Sendable {
     /// How the run ended: `state` is `.final`, `.aborted` or `.error`, with the event's reasons as sent.
-    public struct End: Sendable, Equatable {
-        public var state: ChatState
-        public var stopReason: String?
-        public var errorMessage: String?
-        public var errorKind: String?
+    package struct End: Sendable, Equatable {
+        package var state: ChatState
+        package var stopReason: String?
+        package var errorMessage: String?
+        package var errorKind: String?
         /// `errorDetail` of a run that failed at the provider: "provider anthropic, model m, HTTP 529".
-        public var providerDetail: String?
+        package var providerDetail: String?
 
         /// The end an event with `payload` and `state` describes.
-        public init(state: ChatState, payload: JSONValue?) {
+        package init(state: ChatState, payload: JSONValue?) {
             self.state = state
             stopReason = payload?[ChatField.stopReason]?.stringValue
             errorMessage = payload?[ChatField.errorMessage]?.stringValue
@@ -34,13 +34,13 @@ public struct ReplyAssembler: Sendable {
 
     /// Seq numbers `expected..<received` of this run never arrived (lost, or targeted at other connections).
     /// Snapshots (`message`) survive it; `deltaText`-only text may miss a piece until the next snapshot or the final.
-    public struct Gap: Sendable, Equatable {
-        public var expected: Int64
-        public var received: Int64
+    package struct Gap: Sendable, Equatable {
+        package var expected: Int64
+        package var received: Int64
     }
 
     /// How the text changed from the previous `Update`'s text.
-    public enum Change: Sendable, Equatable {
+    package enum Change: Sendable, Equatable {
         case none
         /// The new text is the old one plus these characters.
         case append(String)
@@ -50,30 +50,30 @@ public struct ReplyAssembler: Sendable {
 
     /// The outcome of one event. Output policy: on a TTY, write `.append` suffixes and redraw on `.redraw`;
     /// on a pipe, write `text` and a newline once `end` is set; with `--stream` on a pipe, use `AppendOnlyReply`.
-    public struct Update: Sendable, Equatable {
+    package struct Update: Sendable, Equatable {
         /// The whole reply text so far.
-        public var text: String
-        public var change: Change
+        package var text: String
+        package var change: Change
         /// A status line such as "preparing workspace…", "thinking…" or "running read…"; nil while text flows.
-        public var progress: String?
+        package var progress: String?
         /// Set when this event revealed missing seq numbers; the caller may warn on stderr.
-        public var gap: Gap?
+        package var gap: Gap?
         /// Set only on the event that ended the run.
-        public var end: End?
+        package var end: End?
     }
 
     /// The whole reply text so far.
-    public private(set) var text = ""
+    package private(set) var text = ""
     /// The current status line, if any.
-    public private(set) var progress: String?
+    package private(set) var progress: String?
     /// How the run ended; nil while it runs. Later events are ignored.
-    public private(set) var end: End?
+    package private(set) var end: End?
     private var order = RunSeqOrder()
 
-    public init() {}
+    package init() {}
 
     /// Applies one `chat` event payload: `delta` and the ending states change the text, `status` the progress line.
-    public mutating func apply(chat payload: JSONValue?) -> Update {
+    package mutating func apply(chat payload: JSONValue?) -> Update {
         guard end == nil, let payload else { return unchanged() }
         let (fresh, gap) = order.admit(payload[ChatField.seq]?.int64Value, .chat)
         guard fresh else { return unchanged() }
@@ -99,7 +99,7 @@ public struct ReplyAssembler: Sendable {
     }
 
     /// Applies one `agent` event payload: it never changes the text, only the progress line (thinking, tool runs).
-    public mutating func apply(agent payload: JSONValue?) -> Update {
+    package mutating func apply(agent payload: JSONValue?) -> Update {
         guard end == nil, let payload else { return unchanged() }
         let (fresh, gap) = order.admit(payload[ChatField.seq]?.int64Value, .agent)
         guard fresh else { return unchanged() }

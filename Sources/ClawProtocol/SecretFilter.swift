@@ -1,16 +1,16 @@
 /// Guards output against secrets in gateway frames: the frame scanner already checked every member
 /// name with `Redaction.isSecretKey` (escapes decoded), so frames it cleared are printed as received
 /// and only the rest go through `Redaction`.
-public enum SecretFilter {
+package enum SecretFilter {
     /// Calls `body` with the frame's NDJSON line, redacted if it must be. The usual frame (no secret's
     /// member name, no raw line break) is lent straight from `frame.raw`: no copy, not even a retain.
     @inline(__always)
-    public static func withLine(for frame: GatewayFrame, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+    package static func withLine(for frame: GatewayFrame, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         if !frame.fields.hasSecretKey && !frame.fields.hasLineBreak { return frame.raw.withUnsafeBufferPointer(body) }
         return line(for: frame).withUnsafeBufferPointer(body)
     }
 
-    public static func line(for frame: GatewayFrame) -> [UInt8] {
+    package static func line(for frame: GatewayFrame) -> [UInt8] {
         guard frame.fields.hasSecretKey, Redaction.containsSecret(frame.value) else { return frame.line }
         var out = [UInt8]()
         Redaction.redact(frame.value).write(to: &out)

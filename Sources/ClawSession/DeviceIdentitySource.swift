@@ -5,24 +5,24 @@ import ClawState
 /// it after sending the WebSocket upgrade, so reading the key file and OpenSSL's first use of the key
 /// (about a third of an authenticated one-shot command's own work) overlap the gateway's answer. A
 /// failure is kept and reported before any connection error, as if the key had been loaded first.
-public final class DeviceIdentitySource: @unchecked Sendable {
+package final class DeviceIdentitySource: @unchecked Sendable {
     private let load: @Sendable () throws(IdentityError) -> DeviceIdentity
     private let lock = TransportLock()
     private var result: Result<DeviceIdentity, IdentityError>?
 
     /// Loads with `load` on first use (e.g. `DeviceIdentity.loadOrCreate(stateDirectory:)`).
-    public init(_ load: @escaping @Sendable () throws(IdentityError) -> DeviceIdentity) {
+    package init(_ load: @escaping @Sendable () throws(IdentityError) -> DeviceIdentity) {
         self.load = load
     }
 
     /// An identity already in hand.
-    public init(_ identity: DeviceIdentity) {
+    package init(_ identity: DeviceIdentity) {
         self.load = { identity }
         self.result = .success(identity)
     }
 
     /// The identity, loading it on the first call; the same answer (or error) every time after.
-    public func identity() throws(IdentityError) -> DeviceIdentity {
+    package func identity() throws(IdentityError) -> DeviceIdentity {
         let result = lock.withLock { () -> Result<DeviceIdentity, IdentityError> in
             if let result = self.result { return result }
             let loaded: Result<DeviceIdentity, IdentityError>

@@ -4,25 +4,25 @@ import ClawSystem
 /// ping every `pingInterval` (keeps NATs and proxies from closing an idle link), and a gateway silent
 /// for two ticks (`2 × hello-ok tickIntervalMs`) has lost the connection. The gateway ticks every
 /// 30 s by default, so a working link is never silent that long.
-public struct KeepAlive: Sendable {
-    public static let defaultPingInterval = 15.0
+package struct KeepAlive: Sendable {
+    package static let defaultPingInterval = 15.0
 
-    public let pingInterval: Double
+    package let pingInterval: Double
     /// How long the gateway may stay silent: two ticks.
-    public let silenceLimit: Double
+    package let silenceLimit: Double
     /// When the gateway will have been silent too long, unless a frame comes first.
-    public private(set) var watchdog: Deadline
-    public private(set) var nextPing: Deadline
+    package private(set) var watchdog: Deadline
+    package private(set) var nextPing: Deadline
 
     /// What is due now.
-    public enum Due: Sendable, Equatable {
+    package enum Due: Sendable, Equatable {
         case nothing
         case ping
         /// No frame for `silenceLimit`: close the connection (4000) as lost.
         case silence
     }
 
-    public init(tickIntervalMs: Int, pingInterval: Double = KeepAlive.defaultPingInterval) {
+    package init(tickIntervalMs: Int, pingInterval: Double = KeepAlive.defaultPingInterval) {
         self.pingInterval = pingInterval
         silenceLimit = 2 * Double(tickIntervalMs) / 1000
         watchdog = .after(seconds: silenceLimit)
@@ -30,7 +30,7 @@ public struct KeepAlive: Sendable {
     }
 
     /// A rule that never fires (no connection yet).
-    public static var off: KeepAlive { KeepAlive(watchdog: .never, nextPing: .never) }
+    package static var off: KeepAlive { KeepAlive(watchdog: .never, nextPing: .never) }
 
     private init(watchdog: Deadline, nextPing: Deadline) {
         pingInterval = .infinity
@@ -40,15 +40,15 @@ public struct KeepAlive: Sendable {
     }
 
     /// The earliest moment something may be due: wait no longer than this.
-    public var nextCheck: Deadline { min(watchdog, nextPing) }
+    package var nextCheck: Deadline { min(watchdog, nextPing) }
 
     /// A frame arrived: the silence starts again.
-    public mutating func heardFromGateway() {
+    package mutating func heardFromGateway() {
         if !watchdog.isNever { watchdog = .after(seconds: silenceLimit) }
     }
 
     /// What is due now; a ping reported due is counted as sent.
-    public mutating func due() -> Due {
+    package mutating func due() -> Due {
         if watchdog.hasPassed { return .silence }
         if nextPing.hasPassed {
             nextPing = .after(seconds: pingInterval)
@@ -58,12 +58,12 @@ public struct KeepAlive: Sendable {
     }
 
     /// The error a silent link ends with.
-    public var silenceError: GatewayError {
+    package var silenceError: GatewayError {
         .connectionLost("no frame from the gateway for \(formatDelay(silenceLimit)) (2 × tickIntervalMs)", closeCode: 4000)
     }
 }
 
 /// A delay as people read it: `0.4 s`, `12 s`.
-public func formatDelay(_ seconds: Double) -> String {
+package func formatDelay(_ seconds: Double) -> String {
     seconds >= 10 ? "\(Int(seconds.rounded())) s" : "\(Double(Int(seconds * 10)) / 10) s"
 }

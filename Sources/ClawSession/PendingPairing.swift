@@ -7,9 +7,9 @@ import ClawProtocol
 /// the client advertised `device-pairing-wait` and the refusal said `waitForResolution`. The decision
 /// comes as a `device.pair.resolved` event, after which the gateway closes the socket; after
 /// `approved` the client connects again and is paired (docs/protocol.md §3.5).
-public final class PendingPairing: @unchecked Sendable, Equatable {
+package final class PendingPairing: @unchecked Sendable, Equatable {
     /// What the gateway decided, or how the wait ended without a decision.
-    public enum Decision: Sendable, Equatable {
+    package enum Decision: Sendable, Equatable {
         case approved
         case rejected
         case expired
@@ -21,9 +21,9 @@ public final class PendingPairing: @unchecked Sendable, Equatable {
         case closed(code: UInt16?, reason: String)
     }
 
-    public let requestId: String?
+    package let requestId: String?
     /// Why pairing is required (`not-paired`, `scope-upgrade`, …), as the gateway said.
-    public let reason: String?
+    package let reason: String?
     private let socket: WebSocketConnection
     private let tracer: (@Sendable (TraceDirection, JSONValue) -> Void)?
 
@@ -37,16 +37,16 @@ public final class PendingPairing: @unchecked Sendable, Equatable {
 
     deinit { close() }
 
-    public static func == (a: PendingPairing, b: PendingPairing) -> Bool { a === b }
+    package static func == (a: PendingPairing, b: PendingPairing) -> Bool { a === b }
 
     /// The socket, to poll with other descriptors.
-    public var fileDescriptor: Int32 { socket.fileDescriptor }
-    public var hasBufferedInput: Bool { socket.hasBufferedInput }
+    package var fileDescriptor: Int32 { socket.fileDescriptor }
+    package var hasBufferedInput: Bool { socket.hasBufferedInput }
 
     /// The decision, once it has arrived; nil when `deadline` passes first (`Deadline(nanoseconds: 0)`:
     /// only what is already here). Other frames are not ours to act on and are passed over; the
     /// client sends nothing while it waits (a request would end the wait).
-    public func decision(deadline: Deadline) throws(GatewayError) -> Decision? {
+    package func decision(deadline: Deadline) throws(GatewayError) -> Decision? {
         while true {
             let message: WebSocketMessage?
             do { message = try socket.receive(deadline: deadline) } catch {
@@ -71,7 +71,7 @@ public final class PendingPairing: @unchecked Sendable, Equatable {
         }
     }
 
-    public func close() {
+    package func close() {
         socket.close(code: 1000, reason: "", deadline: .after(seconds: 0.2))
     }
 }

@@ -4,16 +4,16 @@ import ClawProtocol
 /// control-plane write rate limit, a full request queue) or that the gateway is suspending, draining
 /// for a restart or starting (`details.reason`). An idempotent request may be sent again after
 /// `retryAfterMs` (1 s unless it says); one that is not only when it was refused before it ran.
-public enum RetryAdvice {
+package enum RetryAdvice {
     /// A refusal from a gateway that is suspending, draining for a restart or starting: the request
     /// was turned away at admission and did nothing, so even one that is not idempotent may be resent.
-    public static func refusedBeforeRunning(_ error: ErrorShape?) -> Bool {
+    package static func refusedBeforeRunning(_ error: ErrorShape?) -> Bool {
         guard let error, error.code == "UNAVAILABLE", let reason = error.details?["reason"]?.stringValue else { return false }
         return ErrorShape.passingUnavailableReasons.contains(reason)
     }
 
     /// Seconds to wait before sending again, when `error` is a refusal worth repeating.
-    public static func delay(for error: ErrorShape?) -> Double? {
+    package static func delay(for error: ErrorShape?) -> Double? {
         error?.waitBeforeRetryMs.map { Double($0) / 1000 }
     }
 }

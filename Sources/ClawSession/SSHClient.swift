@@ -2,12 +2,12 @@ import ClawSystem
 
 /// The system's OpenSSH client. Like the official client, it is looked for only in directories the
 /// operating system manages, never through PATH, and used only when nobody but root can change it.
-public enum SSHClient {
+package enum SSHClient {
     /// Where it is looked for, in order.
-    public static let systemLocations = ["/usr/bin/ssh", "/bin/ssh", "/usr/local/bin/ssh"]
+    package static let systemLocations = ["/usr/bin/ssh", "/bin/ssh", "/usr/local/bin/ssh"]
 
     /// The first trusted client among `locations`, or nil.
-    public static func locate(in locations: [String] = systemLocations) -> String? {
+    package static func locate(in locations: [String] = systemLocations) -> String? {
         locations.first(where: isTrusted)
     }
 

@@ -14,13 +14,13 @@ import ClawState
 /// A running `ssh -N -L` port forward to a gateway (`gateway.remote.transport` ssh). Opened per
 /// connection attempt; the owner stops it (`stop`) when the connection ends, and `deinit` stops one
 /// still running, so no ssh outlives its tunnel.
-public final class SSHTunnel {
-    public let route: SSHRoute
+package final class SSHTunnel {
+    package let route: SSHRoute
     /// The forward's local end, on 127.0.0.1.
-    public let localPort: Int
+    package let localPort: Int
     /// The ssh client that runs it.
-    public let executable: String
-    public let arguments: [String]
+    package let executable: String
+    package let arguments: [String]
     private let process: Subprocess
     /// ssh's stderr, read on its own thread for as long as ssh runs (its last `errorOutputLimit` bytes are kept).
     private let errorOutput: PipeDrain
@@ -29,7 +29,7 @@ public final class SSHTunnel {
     private var isStopped = false
     static let errorOutputLimit = 64 << 10
 
-    public var pid: Int32 { process.pid }
+    package var pid: Int32 { process.pid }
 
     private init(route: SSHRoute, localPort: Int, executable: String, arguments: [String], process: Subprocess,
                  errorOutput: PipeDrain) {
@@ -47,7 +47,7 @@ public final class SSHTunnel {
     /// configured URL's port (what the official client tries first). The wait lasts at most
     /// `startTimeout` seconds (at least 0.25) and never past `deadline`; a readable `interruptDescriptor`
     /// (a signal's self-pipe) ends it. On any failure ssh has been stopped and reaped.
-    public static func open(
+    package static func open(
         route: SSHRoute, preferredLocalPort: Int, environment: Environment, deadline: Deadline,
         startTimeout: Double = 10, interruptDescriptor: Int32? = nil,
         clientLocations: [String] = SSHClient.systemLocations
@@ -96,7 +96,7 @@ public final class SSHTunnel {
 
     /// ssh's arguments, in the official client's order. `-p` only when the target names a port (else
     /// ssh_config decides); `StrictHostKeyChecking=yes` unless the policy is `openssh`; `-i` as configured.
-    public static func arguments(route: SSHRoute, localPort: Int) -> [String] {
+    package static func arguments(route: SSHRoute, localPort: Int) -> [String] {
         var arguments = ["-N", "-L", "127.0.0.1:\(localPort):127.0.0.1:\(route.remotePort)"]
         if let port = route.target.port { arguments += ["-p", String(port)] }
         arguments += ["-o", "ExitOnForwardFailure=yes", "-o", "BatchMode=yes",
@@ -152,10 +152,10 @@ public final class SSHTunnel {
 
     /// ssh's stderr so far (its last `errorOutputLimit` bytes) as lines: carriage returns and blank lines
     /// dropped, each line at most 300 characters.
-    public var errorLines: [String] { Self.lines(errorOutput.read(), from: 0) }
+    package var errorLines: [String] { Self.lines(errorOutput.read(), from: 0) }
 
     /// What ssh wrote on stderr after the forward was ready (a refused channel, a lost server, …).
-    public var laterErrorLines: [String] { Self.lines(errorOutput.read(), from: outputAtStart) }
+    package var laterErrorLines: [String] { Self.lines(errorOutput.read(), from: outputAtStart) }
 
     /// The lines of `output` from byte `offset` of everything ssh wrote; a line cut by what was not
     /// kept is left out, and so are the `debug1:`…`debug3:` lines a `LogLevel` in the user's ssh
@@ -178,15 +178,15 @@ public final class SSHTunnel {
     }
 
     /// How ssh ended, once it has (reaped then); nil while it runs.
-    public var termination: Subprocess.Termination? { process.checkTermination() }
+    package var termination: Subprocess.Termination? { process.checkTermination() }
 
     /// Waits up to `seconds` for ssh to end; its termination, or nil while it still runs.
-    public func waitForExit(seconds: Double) -> Subprocess.Termination? {
+    package func waitForExit(seconds: Double) -> Subprocess.Termination? {
         process.wait(until: .after(seconds: seconds))
     }
 
     /// Stops ssh: SIGTERM, SIGKILL after `grace` seconds if it is still running, then reaps it. Safe to repeat.
-    public func stop(grace: Double = 1.5) {
+    package func stop(grace: Double = 1.5) {
         guard !isStopped else { return }
         isStopped = true
         // Already reaped: its process group number may belong to someone else now (ssh -N starts no children).
@@ -197,7 +197,7 @@ public final class SSHTunnel {
     /// `options` for a connection through this tunnel: the URL becomes `ws(s)://127.0.0.1:LOCAL` with the
     /// same path and query (so `Host` names the local end, as the official client's does), TLS keeps the
     /// configured host as the name to check, and device tokens are filed under the route's scope.
-    public func sessionOptions(_ options: SessionOptions) -> SessionOptions {
+    package func sessionOptions(_ options: SessionOptions) -> SessionOptions {
         Self.tunnelledOptions(options, route: route, localPort: localPort)
     }
 

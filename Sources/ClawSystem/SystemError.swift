@@ -1,37 +1,37 @@
 import Glibc
 
 /// The C library's text for an errno value.
-public func systemErrorText(_ code: Int32) -> String {
+package func systemErrorText(_ code: Int32) -> String {
     guard let text = strerror(code) else { return "error \(code)" }
     return String(cString: text)
 }
 
 /// An errno value, read right after the call that set it, for layers that do not import the C library.
-public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
-    public let code: Int32
+package struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
+    package let code: Int32
 
-    public init(code: Int32) { self.code = code }
+    package init(code: Int32) { self.code = code }
 
     /// errno as the last failed call left it.
-    public static var last: SystemError { SystemError(code: errno) }
+    package static var last: SystemError { SystemError(code: errno) }
 
     /// EINTR: the call should be repeated.
-    public var isInterrupted: Bool { code == EINTR }
+    package var isInterrupted: Bool { code == EINTR }
 
     /// EAGAIN: a non-blocking descriptor has nothing to read (or no room to write) now.
-    public var isWouldBlock: Bool { code == EAGAIN }
+    package var isWouldBlock: Bool { code == EAGAIN }
 
     /// ECONNREFUSED: nothing listens at the address (yet).
-    public var isConnectionRefused: Bool { code == ECONNREFUSED }
+    package var isConnectionRefused: Bool { code == ECONNREFUSED }
 
     /// No error, or one that means the peer went away (reset, broken pipe, nothing to read).
-    public var meansPeerClosed: Bool { code == 0 || code == ECONNRESET || code == EPIPE || code == EAGAIN }
+    package var meansPeerClosed: Bool { code == 0 || code == ECONNRESET || code == EPIPE || code == EAGAIN }
 
-    public var description: String { systemErrorText(code) }
+    package var description: String { systemErrorText(code) }
 
     /// The constant's name for the errors a failed connect reports (`ECONNREFUSED`, …), as Node's
     /// messages name them; nil for any other.
-    public var connectErrorName: String? {
+    package var connectErrorName: String? {
         switch code {
         case ECONNREFUSED: return "ECONNREFUSED"
         case ECONNRESET: return "ECONNRESET"

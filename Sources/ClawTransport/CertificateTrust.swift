@@ -12,15 +12,15 @@ import CClawOpenSSL
 ///   any distribution: the first *hashed* directory (`openssl rehash`; Debian, Ubuntu, Arch, openSUSE,
 ///   Alpine) is used alone, one certificate read as verification asks for it, since it holds what the
 ///   bundle holds; only without one is the first bundle file (Fedora, RHEL, CentOS, …) parsed whole.
-public struct CertificateTrust: Sendable, Equatable {
+package struct CertificateTrust: Sendable, Equatable {
     /// PEM bundles that must load (a user named them).
-    public var extraBundles: [String]
+    package var extraBundles: [String]
     /// PEM bundles parsed whole when a connection is made; unreadable ones are skipped.
-    public var bundles: [String]
+    package var bundles: [String]
     /// Hashed directories, looked up one issuer at a time.
-    public var directories: [String]
+    package var directories: [String]
 
-    public init(extraBundles: [String] = [], bundles: [String] = [], directories: [String] = []) {
+    package init(extraBundles: [String] = [], bundles: [String] = [], directories: [String] = []) {
         self.extraBundles = extraBundles
         self.bundles = bundles
         self.directories = directories
@@ -44,7 +44,7 @@ public struct CertificateTrust: Sendable, Equatable {
     ]
 
     /// The system's store as `environment` and this machine's files describe it, plus `extraBundles`.
-    public static func system(environment: Environment, extraBundles: [String] = []) -> CertificateTrust {
+    package static func system(environment: Environment, extraBundles: [String] = []) -> CertificateTrust {
         var trust = CertificateTrust(extraBundles: extraBundles)
         // Each directory is listed once: the search that finds it has already seen it is hashed.
         let hasHashedDirectory: Bool

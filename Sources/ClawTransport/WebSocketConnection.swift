@@ -4,19 +4,19 @@ import ClawCrypto
 
 /// A WebSocket connection in the client or the server role over any `ByteStream`.
 /// One thread may receive while another sends; sends are serialised internally.
-public final class WebSocketConnection: @unchecked Sendable {
-    public enum Role: Sendable { case client, server }
+package final class WebSocketConnection: @unchecked Sendable {
+    package enum Role: Sendable { case client, server }
 
-    public static let defaultMaxMessageSize = 25 * 1024 * 1024
+    package static let defaultMaxMessageSize = 25 * 1024 * 1024
     private static let readCapacity = 64 * 1024
     private static let retainedWriteCapacity = 1024 * 1024
 
-    public let role: Role
+    package let role: Role
     /// The TCP or TLS stream underneath (for its peer address, say).
-    public let stream: ByteStream
+    package let stream: ByteStream
 
     /// The largest message accepted; bigger ones close the connection with 1009 before being buffered.
-    public var maxMessageSize: Int {
+    package var maxMessageSize: Int {
         get { maxSize.load(ordering: .relaxed) }
         set { maxSize.store(newValue, ordering: .relaxed) }
     }
@@ -80,7 +80,7 @@ public final class WebSocketConnection: @unchecked Sendable {
     /// Client: TCP (and TLS for wss) connect, then the HTTP upgrade, all by `deadline`.
     /// `whileWaiting` runs once the upgrade request is sent, before its answer is read: work that
     /// can overlap the round trip.
-    public static func connect(
+    package static func connect(
         url: WebSocketURL, tls: TLSClientOptions? = nil, headers: [UpgradeHeader] = [],
         maxMessageSize: Int = defaultMaxMessageSize, deadline: Deadline, whileWaiting: () -> Void = {}
     ) throws(WebSocketError) -> WebSocketConnection {
@@ -100,7 +100,7 @@ public final class WebSocketConnection: @unchecked Sendable {
     }
 
     /// Client: the HTTP upgrade on an already connected stream.
-    public static func upgrade(
+    package static func upgrade(
         stream: ByteStream, url: WebSocketURL, headers: [UpgradeHeader] = [],
         maxMessageSize: Int = defaultMaxMessageSize, deadline: Deadline, whileWaiting: () -> Void = {}
     ) throws(WebSocketError) -> WebSocketConnection {
@@ -185,10 +185,10 @@ public final class WebSocketConnection: @unchecked Sendable {
 
     // MARK: Receiving
 
-    public var fileDescriptor: Int32 { stream.fileDescriptor }
+    package var fileDescriptor: Int32 { stream.fileDescriptor }
 
     /// True when a complete message (or enough bytes for one) is already buffered.
-    public var hasBufferedInput: Bool {
+    package var hasBufferedInput: Bool {
         guard readLock.tryLock() else { return false }
         defer { readLock.unlock() }
         if aheadStart < ahead.count { return true }
@@ -200,7 +200,7 @@ public final class WebSocketConnection: @unchecked Sendable {
     /// The next complete data message. Pings are answered and pongs skipped on the way.
     /// Returns `nil` if `deadline` passes first (`Deadline.now`: only what is already readable).
     /// A close frame is answered and then thrown as `.closed`.
-    public func receive(deadline: Deadline) throws(WebSocketError) -> WebSocketMessage? {
+    package func receive(deadline: Deadline) throws(WebSocketError) -> WebSocketMessage? {
         readLock.lock()
         defer { readLock.unlock() }
         return try receiveLocked(deadline: deadline)
@@ -211,7 +211,7 @@ public final class WebSocketConnection: @unchecked Sendable {
     /// caller must then either have the bytes accepted by a strict parser that itself admits only valid
     /// UTF-8 (the JSON frame scanner), or else check them and, if they are not UTF-8, end the connection
     /// with `failInvalidText()` (1007), as `receive` would have.
-    public func receiveBytes(deadline: Deadline, utf8Checked: inout Bool) throws(WebSocketError) -> [UInt8]? {
+    package func receiveBytes(deadline: Deadline, utf8Checked: inout Bool) throws(WebSocketError) -> [UInt8]? {
         readLock.lock()
         defer { readLock.unlock() }
         if hasAhead, let ahead = takeAhead() {  // checked when it was read ahead
@@ -229,12 +229,12 @@ public final class WebSocketConnection: @unchecked Sendable {
 
     /// Ends the connection for a text message `receiveBytes(deadline:utf8Checked:)` returned unchecked
     /// and the caller found not to be UTF-8: the 1007 close and the error `receive` would have thrown.
-    public func failInvalidText() -> WebSocketError {
+    package func failInvalidText() -> WebSocketError {
         failProtocol(code: WebSocketCloseCode.invalidPayload, reason: "text message is not valid UTF-8")
     }
 
     /// Whether the connection is still usable: no close, error or local close has ended it yet.
-    public var isOpen: Bool { !hasTerminal.load(ordering: .acquiring) }
+    package var isOpen: Bool { !hasTerminal.load(ordering: .acquiring) }
 
     /// Reads and decodes whatever has already arrived, without waiting: pings are answered and a close
     /// frame ends the connection as `receive` would, and data messages are kept, up to `limit` bytes,
@@ -242,7 +242,7 @@ public final class WebSocketConnection: @unchecked Sendable {
     /// is blocked by a slow reader) but must keep answering the peer's pings. An error is not thrown:
     /// the next `receive` reports it after the messages kept before it. Returns false when `limit` is
     /// reached or the connection has ended (reading on would not help); true when all was read.
-    public func readAhead(limit: Int) -> Bool {
+    package func readAhead(limit: Int) -> Bool {
         guard readLock.tryLock() else { return true }  // another thread is receiving: it answers pings
         defer { readLock.unlock() }
         if ahead.capacity < limit { ahead.reserveCapacity(limit + 64 * 1024) }  // once: no doubling past the limit
@@ -387,11 +387,11 @@ public final class WebSocketConnection: @unchecked Sendable {
 
     // MARK: Sending
 
-    public func send(text: [UInt8], deadline: Deadline) throws(WebSocketError) {
+    package func send(text: [UInt8], deadline: Deadline) throws(WebSocketError) {
         try send(fin: true, opcode: .text, payload: text, deadline: deadline)
     }
 
-    public func send(binary: [UInt8], deadline: Deadline) throws(WebSocketError) {
+    package func send(binary: [UInt8], deadline: Deadline) throws(WebSocketError) {
         try send(fin: true, opcode: .binary, payload: binary, deadline: deadline)
     }
 
@@ -407,13 +407,13 @@ public final class WebSocketConnection: @unchecked Sendable {
         try writeRaw(bytes, deadline: deadline)
     }
 
-    public func ping(_ payload: [UInt8] = [], deadline: Deadline) throws(WebSocketError) {
+    package func ping(_ payload: [UInt8] = [], deadline: Deadline) throws(WebSocketError) {
         guard payload.count <= 125 else { throw .transport(.io("a ping payload is limited to 125 bytes")) }
         try send(fin: true, opcode: .ping, payload: payload, deadline: deadline)
     }
 
     /// Sends a close frame (if none was sent yet), waits until `deadline` for the peer's, then closes the stream.
-    public func close(code: UInt16 = 1000, reason: String = "", deadline: Deadline) {
+    package func close(code: UInt16 = 1000, reason: String = "", deadline: Deadline) {
         let briefly = deadline
         sendCloseOnce(code: code, reason: reason, deadline: briefly)
         if readLock.tryLock() {

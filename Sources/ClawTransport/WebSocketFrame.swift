@@ -3,25 +3,25 @@ package enum WebSocketOpcode: UInt8, Sendable {
     case continuation = 0x0, text = 0x1, binary = 0x2, close = 0x8, ping = 0x9, pong = 0xA
 
     /// Close, ping and pong: at most 125 bytes and never fragmented.
-    public var isControl: Bool { rawValue & 0x8 != 0 }
+    package var isControl: Bool { rawValue & 0x8 != 0 }
 }
 
 /// One RFC 6455 frame.
 package struct WebSocketFrame: Sendable, Equatable {
-    public var fin: Bool
-    public var opcode: WebSocketOpcode
-    public var payload: [UInt8]
-    public init(fin: Bool = true, opcode: WebSocketOpcode, payload: [UInt8]) {
+    package var fin: Bool
+    package var opcode: WebSocketOpcode
+    package var payload: [UInt8]
+    package init(fin: Bool = true, opcode: WebSocketOpcode, payload: [UInt8]) {
         self.fin = fin; self.opcode = opcode; self.payload = payload
     }
 }
 
 /// A complete (reassembled) data message. Text is kept as validated UTF-8 bytes.
-public enum WebSocketMessage: Sendable, Equatable {
+package enum WebSocketMessage: Sendable, Equatable {
     case text([UInt8])
     case binary([UInt8])
 
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         switch self { case .text(let b), .binary(let b): return b }
     }
 }

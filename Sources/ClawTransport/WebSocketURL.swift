@@ -1,13 +1,13 @@
 /// A parsed `ws://` or `wss://` URL.
-public struct WebSocketURL: Sendable, Equatable, CustomStringConvertible {
-    public var isSecure: Bool
+package struct WebSocketURL: Sendable, Equatable, CustomStringConvertible {
+    package var isSecure: Bool
     /// Host without brackets (`::1`, not `[::1]`).
-    public var host: String
-    public var port: Int
+    package var host: String
+    package var port: Int
     /// Path and query, at least `/`.
-    public var path: String
+    package var path: String
 
-    public init(isSecure: Bool, host: String, port: Int? = nil, path: String = "/") {
+    package init(isSecure: Bool, host: String, port: Int? = nil, path: String = "/") {
         self.isSecure = isSecure
         self.host = host
         self.port = port ?? (isSecure ? 443 : 80)
@@ -15,7 +15,7 @@ public struct WebSocketURL: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `nil` for anything that is not a well-formed ws/wss URL. Default ports 80/443.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let bytes = Array(text.utf8)
         func hasScheme(_ scheme: String) -> Bool {
             let s = Array(scheme.utf8)
@@ -68,16 +68,16 @@ public struct WebSocketURL: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The default port for the scheme is left out, as in the `Host` header.
-    public var isDefaultPort: Bool { port == (isSecure ? 443 : 80) }
+    package var isDefaultPort: Bool { port == (isSecure ? 443 : 80) }
 
     /// `host[:port]`, with IPv6 hosts in brackets: the `Host` header's value.
-    public var hostHeader: String {
+    package var hostHeader: String {
         let bracketed = host.contains(":") ? "[\(host)]" : host
         return isDefaultPort ? bracketed : "\(bracketed):\(port)"
     }
 
     /// For people: a query, which may carry a credential (`?token=…`), is shown as `?<redacted>`.
-    public var description: String {
+    package var description: String {
         let shown = path.firstIndex(of: "?").map { path[..<$0] + "?<redacted>" } ?? Substring(path)
         return (isSecure ? "wss://" : "ws://") + hostHeader + shown
     }

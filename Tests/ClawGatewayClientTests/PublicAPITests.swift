@@ -34,7 +34,8 @@ import ClawGatewayTesting
             await #expect {
                 try await GatewayConnection.withConnection(configuration) { _ in }
             } throws: { error in
-                guard let error = error as? GatewayClientError, case .connection = error else { return false }
+                guard let error = error as? GatewayClientError, error.code == .authenticationFailed,
+                      error.authenticationProblem == .tokenRefused else { return false }
                 return !error.isRetryable && !error.description.isEmpty
                     && !error.description.contains("not-the-token-7f3a") && !"\(configuration)".contains("not-the-token-7f3a")
             }
@@ -54,8 +55,9 @@ import ClawGatewayTesting
             await #expect {
                 try await GatewayConnection.withConnection(GatewayConfiguration(url: "http://example.com")) { _ in }
             } throws: { error in
-                guard case .invalidConfiguration? = error as? GatewayClientError else { return false }
-                return true
+                guard let error = error as? GatewayClientError else { return false }
+                return error.code == .invalidConfiguration && error.configurationProblem == .invalidURL
+                    && error.description == #"invalid gateway URL "http://example.com": expected ws://host[:port][/path] or wss://…"#
             }
         }
     }
@@ -75,7 +77,7 @@ import ClawGatewayTesting
                     if update.isFinal { final = update }
                     previous = update.text
                 }
-                #expect(updates > 2)
+                #expect(updates >= 1, "a reader slower than the gateway gets merged updates: as few as one")
                 #expect(final?.text.split(separator: " ").count == 300)
                 let sent = fixture.requests("chat.send").first
                 #expect(sent?["params"]?["idempotencyKey"]?.stringValue == run.runId)
@@ -98,8 +100,8 @@ import ClawGatewayTesting
                 await #expect {
                     _ = try await gateway.send("fail please").reply()
                 } throws: { error in
-                    guard case .runFailed(_, let state, _)? = error as? GatewayClientError else { return false }
-                    return state == "error"
+                    guard let error = error as? GatewayClientError, error.code == .runFailed else { return false }
+                    return error.runState == "error" && error.runId != nil && !error.isRetryable
                 }
             }
         }
@@ -167,8 +169,8 @@ import ClawGatewayTesting
                 await #expect {
                     _ = try await gateway.request("no.such.method")
                 } throws: { error in
-                    guard case .requestFailed(let method, let info)? = error as? GatewayClientError else { return false }
-                    return method == "no.such.method" && !info.code.isEmpty
+                    guard let error = error as? GatewayClientError, error.code == .requestFailed else { return false }
+                    return error.method == "no.such.method" && error.gatewayError?.code.isEmpty == false
                 }
             }
         }
@@ -261,9 +263,8 @@ import ClawGatewayTesting
             await #expect {
                 _ = try await waiting.value
             } throws: { error in
-                guard case .connection(let reason)? = error as? GatewayClientError,
-                      case .authenticationFailed = reason else { return false }
-                return true
+                guard let error = error as? GatewayClientError else { return false }
+                return error.code == .authenticationFailed && error.authenticationProblem == .tokenRefused
             }
         }
 

@@ -48,8 +48,8 @@ do {
             // with the error run() ended with: the loop throws it, and the group with it.
             do {
                 try await client.withConnection { gateway in await answer(line, on: gateway) }
-            } catch GatewayClientError.timedOut(let what) {
-                warn("timed out \(what)")
+            } catch let error as GatewayClientError where error.code == .timedOut {
+                warn("\(error)")
             }
         }
         group.cancelAll()  // end of input: run() closes the connection and returns

@@ -34,12 +34,14 @@ do {
         var seen = 0
         for try await event in events {
             if let gap = event.gap {
-                print(JSONValue.object(["gap": ["expected": JSONValue(gap.expected), "received": JSONValue(gap.received)]]).compactText)
+                let missed: JSONValue = ["gap": ["expected": JSONValue(gap.expected), "received": JSONValue(gap.received)]]
+                print(missed)
             }
-            let line: JSONValue = ["event": .string(event.name), "seq": event.seq.map(JSONValue.init) ?? .null,
+            // A JSONValue prints as compact JSON; its object members keep the order written here.
+            let line: JSONValue = ["event": JSONValue(event.name), "seq": event.seq.map(JSONValue.init) ?? .null,
                                    "payload": event.payload]
-            print(line.compactText)
-            fflush(nil)
+            print(line)
+            fflush(nil)  // each line as it comes (stdout is buffered in a pipe); `fflush(stdout)` is a Swift 6 error
             seen += 1
             if let limit, seen >= limit { break }
         }

@@ -2,13 +2,13 @@ import ClawSystem
 import ClawJSON
 /// The `gateway` settings of an OpenClaw `openclaw.json` (JSON5) that a client needs.
 /// A missing file reads as an empty config, as it does for the official CLI.
-public struct GatewayConfigFile: Sendable {
-    public let path: String
-    public let exists: Bool
+package struct GatewayConfigFile: Sendable {
+    package let path: String
+    package let exists: Bool
     private let root: JSONObject
 
     /// `gateway.mode`: `"remote"` selects `gateway.remote.*`; anything else is local.
-    public var isRemoteMode: Bool { value("gateway", "mode")?.stringValue == "remote" }
+    package var isRemoteMode: Bool { value("gateway", "mode")?.stringValue == "remote" }
 
     init(path: String, exists: Bool, root: JSONObject) {
         self.path = path
@@ -16,7 +16,7 @@ public struct GatewayConfigFile: Sendable {
         self.root = root
     }
 
-    public static func load(path: String) throws(ConfigError) -> GatewayConfigFile {
+    package static func load(path: String) throws(ConfigError) -> GatewayConfigFile {
         let bytes: [UInt8]
         do {
             bytes = try FileSystem.readFile(path)
@@ -28,7 +28,7 @@ public struct GatewayConfigFile: Sendable {
     }
 
     /// Parses config text; `path` is only used in messages.
-    public static func parse(_ bytes: [UInt8], path: String) throws(ConfigError) -> GatewayConfigFile {
+    package static func parse(_ bytes: [UInt8], path: String) throws(ConfigError) -> GatewayConfigFile {
         let value: JSONValue
         do {
             value = try JSON5.parse(bytes)

@@ -1,6 +1,6 @@
 /// Where a connection setting came from, for messages to people. The library names the place; the
 /// caller words its own options (the CLI says `--token`, another front end may say something else).
-public indirect enum SettingSource: Sendable, Equatable {
+package indirect enum SettingSource: Sendable, Equatable {
     /// One of the caller's `ConnectionOptions`.
     case option(ConnectionOption)
     /// The token-file option, naming the file as given.
@@ -22,14 +22,14 @@ public indirect enum SettingSource: Sendable, Equatable {
 }
 
 /// The fields of `ConnectionOptions`, for `SettingSource.option`.
-public enum ConnectionOption: Sendable, Equatable, CaseIterable {
+package enum ConnectionOption: Sendable, Equatable, CaseIterable {
     case url, token, tokenFile, password, stateDirectory, configPath, tlsFingerprint, caBundle, profile
 }
 
 extension SettingSource {
     /// Words for messages (`gateway.auth.token in PATH`, `OPENCLAW_GATEWAY_TOKEN`, …); `option` names
     /// the caller's own options, which only the caller knows how to spell.
-    public func label(option: (ConnectionOption) -> String) -> String {
+    package func label(option: (ConnectionOption) -> String) -> String {
         switch self {
         case .option(let which): return option(which)
         case .tokenFile(let path): return "\(option(.tokenFile)) \(path)"

@@ -1,27 +1,27 @@
 import ClawTransport
 /// The command-line flags that decide where to connect and with which credentials.
 /// Every field is optional; nil means "not given on the command line".
-public struct ConnectionOptions: Sendable, Equatable {
+package struct ConnectionOptions: Sendable, Equatable {
     /// `--url`.
-    public var url: String?
+    package var url: String?
     /// `--token`.
-    public var token: Secret?
+    package var token: Secret?
     /// `--token-file PATH` (`-` = standard input); read by the resolver, trimmed.
-    public var tokenFile: String?
+    package var tokenFile: String?
     /// `--password`.
-    public var password: Secret?
+    package var password: Secret?
     /// `--state-dir`.
-    public var stateDirectory: String?
+    package var stateDirectory: String?
     /// `--config`.
-    public var configPath: String?
+    package var configPath: String?
     /// `--tls-fingerprint` (SHA-256 hex, colons allowed).
-    public var tlsFingerprint: String?
+    package var tlsFingerprint: String?
     /// `--cacert`.
-    public var caBundlePath: String?
+    package var caBundlePath: String?
     /// `--profile NAME` (`--dev` is the profile `dev`); nil reads `OPENCLAW_PROFILE`.
-    public var profile: String?
+    package var profile: String?
 
-    public init(
+    package init(
         url: String? = nil, token: Secret? = nil, tokenFile: String? = nil, password: Secret? = nil,
         stateDirectory: String? = nil, configPath: String? = nil, tlsFingerprint: String? = nil,
         caBundlePath: String? = nil, profile: String? = nil
@@ -39,35 +39,35 @@ public struct ConnectionOptions: Sendable, Equatable {
 }
 
 /// Where to connect and with what, plus where each piece came from (for messages to people).
-public struct ResolvedConnection: Sendable, Equatable {
-    public var url: WebSocketURL
+package struct ResolvedConnection: Sendable, Equatable {
+    package var url: WebSocketURL
     /// The url option, `OPENCLAW_GATEWAY_URL`, `gateway.remote.url` in the config, or the local gateway.
-    public var urlSource: SettingSource
+    package var urlSource: SettingSource
     /// True when the URL came from `--url` or the environment rather than the config file. The official
     /// client never falls back to stored device tokens for such a URL unless credentials were given explicitly.
-    public var urlIsOverride: Bool
+    package var urlIsOverride: Bool
     /// `gateway.mode` is `remote`: the gateway is not this machine's own.
-    public var isRemoteMode: Bool
-    public var token: Secret?
+    package var isRemoteMode: Bool
+    package var token: Secret?
     /// The token or token-file option, `OPENCLAW_GATEWAY_TOKEN`, `gateway.auth.token`, … or `.none`.
-    public var tokenSource: SettingSource
-    public var password: Secret?
-    public var passwordSource: SettingSource
+    package var tokenSource: SettingSource
+    package var password: Secret?
+    package var passwordSource: SettingSource
     /// SHA-256 of the gateway's leaf certificate to pin, if any.
-    public var tlsFingerprint: [UInt8]?
-    public var tlsFingerprintSource: SettingSource?
-    public var caBundlePath: String?
+    package var tlsFingerprint: [UInt8]?
+    package var tlsFingerprintSource: SettingSource?
+    package var caBundlePath: String?
     /// `gateway.auth.mode` from the config, if set (`token`, `password`, `none`, `trusted-proxy`).
-    public var authMode: String?
-    public var stateDirectory: String
-    public var configPath: String
+    package var authMode: String?
+    package var stateDirectory: String
+    package var configPath: String
     /// The profile in use (`--profile`, `--dev`, `OPENCLAW_PROFILE`), if any.
-    public var profile: String? = nil
+    package var profile: String? = nil
     /// Edge-auth headers for the WebSocket upgrade (`gateway.remote.edgeAuth`), resolved; values are secrets.
-    public var upgradeHeaders: [UpgradeHeader] = []
+    package var upgradeHeaders: [UpgradeHeader] = []
     /// `gateway.bind` from the config, if set (how the local gateway listens; shown in messages).
-    public var bindMode: String? = nil
+    package var bindMode: String? = nil
     /// Set when the gateway is reached through an SSH tunnel (`gateway.remote.transport`, `sshTarget`):
     /// `url` is then the configured loopback URL, whose host and path the tunnelled connection keeps.
-    public var sshRoute: SSHRoute? = nil
+    package var sshRoute: SSHRoute? = nil
 }

@@ -21,11 +21,11 @@ import ClawTransport
 // no credentials and sets `urlIsOverride` so the caller does not fall back to a stored device token.
 
 /// Turns command-line flags, the environment and the OpenClaw config file into one connection target.
-public enum ConnectionResolver {
-    public static let defaultPort = 18789
+package enum ConnectionResolver {
+    package static let defaultPort = 18789
 
     /// `interruptDescriptor` (a signal's self-pipe) stops an `exec` secret provider's command early.
-    public static func resolve(
+    package static func resolve(
         options: ConnectionOptions, environment: Environment, interruptDescriptor: Int32? = nil
     ) throws(ConfigError) -> ResolvedConnection {
         if options.token != nil && TextTrim.nonEmpty(options.tokenFile) != nil {
@@ -192,7 +192,7 @@ public enum ConnectionResolver {
     }
 
     /// The `dev` profile's gateway port when `OPENCLAW_GATEWAY_PORT` does not set one.
-    public static let devProfilePort = 19001
+    package static let devProfilePort = 19001
 
     static func localPort(
         config: GatewayConfigFile, environment: Environment, profile: String? = nil

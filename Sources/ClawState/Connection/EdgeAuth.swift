@@ -7,7 +7,7 @@ import ClawTransport
 /// client: sent only to a target in the same origin scope as `gateway.remote.url` (whatever the mode, so a
 /// `--url` to that gateway gets them too), only over `wss://` (a `ws://` target in that scope is an error),
 /// resolved at connect time, and never followed across a redirect (this client follows none).
-public enum EdgeAuth {
+package enum EdgeAuth {
     /// Header names the WebSocket upgrade owns.
     static let forbiddenNames: Set<String> = [
         "host", "connection", "upgrade", "content-length", "sec-websocket-key", "sec-websocket-version",

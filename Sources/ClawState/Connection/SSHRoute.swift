@@ -10,9 +10,9 @@ import ClawTransport
 // (OPENCLAW_GATEWAY_PORT, gateway.port, 18789).
 
 /// A gateway reached through an SSH port forward: where ssh logs in and which port it forwards to there.
-public struct SSHRoute: Sendable, Equatable {
+package struct SSHRoute: Sendable, Equatable {
     /// `gateway.remote.sshHostKeyPolicy`.
-    public enum HostKeyPolicy: String, Sendable, Equatable {
+    package enum HostKeyPolicy: String, Sendable, Equatable {
         /// The host key must already be known (`StrictHostKeyChecking=yes`); the default.
         case strict
         /// The user's ssh configuration decides (no `StrictHostKeyChecking` option given).
@@ -20,16 +20,16 @@ public struct SSHRoute: Sendable, Equatable {
     }
 
     /// `gateway.remote.sshTarget` as written, trimmed (the device-token scope uses this text).
-    public var targetText: String
-    public var target: SSHTarget
+    package var targetText: String
+    package var target: SSHTarget
     /// The gateway's port on the SSH host (the forward's far end, on its 127.0.0.1).
-    public var remotePort: Int
-    public var remotePortSource: SettingSource
+    package var remotePort: Int
+    package var remotePortSource: SettingSource
     /// `gateway.remote.sshIdentity`, trimmed, passed to `ssh -i` as written.
-    public var identity: String?
-    public var hostKeyPolicy: HostKeyPolicy
+    package var identity: String?
+    package var hostKeyPolicy: HostKeyPolicy
 
-    public init(target: SSHTarget, targetText: String? = nil, remotePort: Int,
+    package init(target: SSHTarget, targetText: String? = nil, remotePort: Int,
                 remotePortSource: SettingSource = .builtInDefault, identity: String? = nil,
                 hostKeyPolicy: HostKeyPolicy = .strict) {
         self.target = target
@@ -42,19 +42,19 @@ public struct SSHRoute: Sendable, Equatable {
 
     /// Where the official client files device tokens enrolled over this route (`gateway_origin_device_tokens`):
     /// `remote:ssh:` and the SHA-256 of `TARGET:gateway-port:REMOTEPORT`. The local end's port does not enter it.
-    public var deviceTokenScope: String {
+    package var deviceTokenScope: String {
         "remote:ssh:" + Hex.encode(Digest.sha256(Array("\(targetText):gateway-port:\(remotePort)".utf8)))
     }
 }
 
 /// An SSH destination `[user@]host[:port]`, as the official client accepts it.
-public struct SSHTarget: Sendable, Equatable, CustomStringConvertible {
-    public var user: String?
-    public var host: String
+package struct SSHTarget: Sendable, Equatable, CustomStringConvertible {
+    package var user: String?
+    package var host: String
     /// The port written in the target; nil leaves it to ssh (22, or the ssh_config entry for the host).
-    public var port: Int?
+    package var port: Int?
 
-    public init(user: String? = nil, host: String, port: Int? = nil) {
+    package init(user: String? = nil, host: String, port: Int? = nil) {
         self.user = user
         self.host = host
         self.port = port
@@ -63,7 +63,7 @@ public struct SSHTarget: Sendable, Equatable, CustomStringConvertible {
     /// Parses `[user@]host[:port]`, optionally after a leading `ssh `. Refused: whitespace or control
     /// characters, a user or host that starts with `-` (ssh would read it as an option), a second `@`,
     /// a host that starts or ends with `:`, a port outside 1–65535.
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         var rest = Substring(TextTrim.trimmed(text))
         if rest.hasPrefix("ssh"), let next = rest.dropFirst(3).first, next == " " || next == "\t" {
             rest = Substring(TextTrim.trimmed(String(rest.dropFirst(3))))
@@ -98,9 +98,9 @@ public struct SSHTarget: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `user@host` or `host`: ssh's destination argument (the port goes to `-p`).
-    public var destination: String { user.map { "\($0)@\(host)" } ?? host }
+    package var destination: String { user.map { "\($0)@\(host)" } ?? host }
 
-    public var description: String { destination + (port.map { ":\($0)" } ?? "") }
+    package var description: String { destination + (port.map { ":\($0)" } ?? "") }
 }
 
 extension SSHRoute {
@@ -157,7 +157,7 @@ extension SSHRoute {
 extension DatabaseDeviceTokens {
     /// The same database's tokens for another target (a gateway reached through an SSH route is filed
     /// under `SSHRoute.deviceTokenScope`, not under its loopback URL).
-    public func filed(under target: Target) -> DatabaseDeviceTokens {
+    package func filed(under target: Target) -> DatabaseDeviceTokens {
         DatabaseDeviceTokens(database: database, target: target, stateDirectory: stateDirectory)
     }
 }

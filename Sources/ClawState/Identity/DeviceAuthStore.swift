@@ -1,13 +1,13 @@
 import ClawSystem
 import ClawJSON
 /// A device token the gateway issued in `hello-ok.auth`, as kept for later connects.
-public struct StoredDeviceToken: Sendable, Equatable {
-    public var token: Secret
-    public var role: String
-    public var scopes: [String]
-    public var updatedAtMs: Int64
+package struct StoredDeviceToken: Sendable, Equatable {
+    package var token: Secret
+    package var role: String
+    package var scopes: [String]
+    package var updatedAtMs: Int64
 
-    public init(token: Secret, role: String, scopes: [String], updatedAtMs: Int64) {
+    package init(token: Secret, role: String, scopes: [String], updatedAtMs: Int64) {
         self.token = token
         self.role = role
         self.scopes = scopes
@@ -17,25 +17,25 @@ public struct StoredDeviceToken: Sendable, Equatable {
 
 /// What a store held for one device and role when a command looked: the token it may use, and the
 /// token text as stored, which a later write must still find there (`DeviceTokenStore.save`).
-public struct DeviceTokenObservation: Sendable, Equatable {
+package struct DeviceTokenObservation: Sendable, Equatable {
     /// The usable token; nil when there is none, or only an entry the official store would not read either.
-    public var entry: StoredDeviceToken?
+    package var entry: StoredDeviceToken?
     /// The stored token text, usable or not; nil when nothing is stored for this device and role.
-    public var storedToken: String?
+    package var storedToken: String?
 
-    public init(entry: StoredDeviceToken?, storedToken: String?) {
+    package init(entry: StoredDeviceToken?, storedToken: String?) {
         self.entry = entry
         self.storedToken = storedToken
     }
 
-    public static let nothingStored = DeviceTokenObservation(entry: nil, storedToken: nil)
+    package static let nothingStored = DeviceTokenObservation(entry: nil, storedToken: nil)
 }
 
 /// Where device tokens are kept: the state database's rows, or the pre-database JSON file. Writes
 /// are made as the newest official store makes them: each replaces only the token its command
 /// loaded, or adds one only where it loaded none, so a token another process stored or rotated in
 /// the meantime is never lost.
-public protocol DeviceTokenStore: Sendable {
+package protocol DeviceTokenStore: Sendable {
     /// What is stored for this device and role.
     func observe(deviceId: String, role: String) throws(IdentityError) -> DeviceTokenObservation
     /// Stores `token` for this device and role if what is stored is still what `observed` saw; nil
@@ -51,10 +51,10 @@ public protocol DeviceTokenStore: Sendable {
 }
 
 extension DeviceTokenStore {
-    public func close() {}
+    package func close() {}
 
     /// The usable token for this device and role, or nil.
-    public func token(deviceId: String, role: String) throws(IdentityError) -> StoredDeviceToken? {
+    package func token(deviceId: String, role: String) throws(IdentityError) -> StoredDeviceToken? {
         try observe(deviceId: deviceId, role: role).entry
     }
 }
@@ -63,22 +63,22 @@ extension DeviceTokenStore {
 /// `src/shared/device-auth-store.ts`): `{"version":1,"deviceId":…,"tokens":{"<role>":{"token","role","scopes",
 /// "updatedAtMs"}}}`, one device per file, written 0600 and atomically. An unreadable or foreign file reads as
 /// empty (as in the official store) and is replaced on the next save.
-public struct DeviceAuthStore: DeviceTokenStore {
-    public let path: String
+package struct DeviceAuthStore: DeviceTokenStore {
+    package let path: String
 
-    public init(stateDirectory: String) {
+    package init(stateDirectory: String) {
         path = Paths.join(stateDirectory, "identity", "device-auth.json")
     }
 
     /// The stored token for this device and role, or nil.
-    public func token(deviceId: String, role: String) -> StoredDeviceToken? {
+    package func token(deviceId: String, role: String) -> StoredDeviceToken? {
         guard let store = read(), store["deviceId"]?.stringValue == deviceId,
               let entry = store["tokens"]?[TextTrim.trimmed(role)]?.objectValue
         else { return nil }
         return Self.parseEntry(entry, role: TextTrim.trimmed(role))
     }
 
-    public func observe(deviceId: String, role: String) -> DeviceTokenObservation {
+    package func observe(deviceId: String, role: String) -> DeviceTokenObservation {
         DeviceTokenObservation(entry: token(deviceId: deviceId, role: role), storedToken: storedToken(deviceId: deviceId, role: role))
     }
 
@@ -89,13 +89,13 @@ public struct DeviceAuthStore: DeviceTokenStore {
     }
 
     @discardableResult
-    public func save(deviceId: String, role: String, token: Secret, scopes: [String],
+    package func save(deviceId: String, role: String, token: Secret, scopes: [String],
                      replacing observed: DeviceTokenObservation) throws(IdentityError) -> StoredDeviceToken? {
         guard storedToken(deviceId: deviceId, role: role) == observed.storedToken else { return nil }
         return try save(deviceId: deviceId, role: role, token: token, scopes: scopes)
     }
 
-    public func remove(deviceId: String, role: String, ifStill token: String) throws(IdentityError) {
+    package func remove(deviceId: String, role: String, ifStill token: String) throws(IdentityError) {
         guard storedToken(deviceId: deviceId, role: role) == token else { return }
         try remove(deviceId: deviceId, role: role)
     }
@@ -103,7 +103,7 @@ public struct DeviceAuthStore: DeviceTokenStore {
     /// Stores (or replaces) the token for this device and role; tokens of other roles are kept when the
     /// file belongs to the same device. Scopes are normalised as the official store does.
     @discardableResult
-    public func save(deviceId: String, role: String, token: Secret, scopes: [String]) throws(IdentityError) -> StoredDeviceToken {
+    package func save(deviceId: String, role: String, token: Secret, scopes: [String]) throws(IdentityError) -> StoredDeviceToken {
         let role = TextTrim.trimmed(role)
         let entry = StoredDeviceToken(
             token: token, role: role, scopes: Self.normalizeScopes(scopes), updatedAtMs: FileSystem.nowMilliseconds())
@@ -123,7 +123,7 @@ public struct DeviceAuthStore: DeviceTokenStore {
     }
 
     /// Forgets the token for this device and role (after the gateway rejected it). No file, no-op.
-    public func remove(deviceId: String, role: String) throws(IdentityError) {
+    package func remove(deviceId: String, role: String) throws(IdentityError) {
         guard let existing = read(), existing["deviceId"]?.stringValue == deviceId,
               var tokens = existing["tokens"]?.objectValue, tokens[TextTrim.trimmed(role)] != nil
         else { return }

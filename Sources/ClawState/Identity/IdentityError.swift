@@ -1,6 +1,6 @@
 /// Why the device identity or the device-token store could not be used. Descriptions are one line,
 /// name the file, and never contain key material or tokens.
-public enum IdentityError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum IdentityError: Error, Sendable, Equatable, CustomStringConvertible {
     case unreadable(path: String, reason: String)
     /// The file exists but is not an identity this client understands; it is left untouched.
     case corrupt(path: String, reason: String)
@@ -9,7 +9,7 @@ public enum IdentityError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The state database (identity row or device tokens) could not be used.
     case stateDatabase(StateDatabaseError)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unreadable(let path, let reason):
             return "cannot read device identity \(path): \(reason)"

@@ -1,23 +1,23 @@
 /// A secret reference in `openclaw.json`: where a credential lives instead of the credential itself.
 /// `provider` names an entry of `secrets.providers` (or the built-in `env`/`store` provider of the
 /// default alias); `id` says which secret that provider returns. None of the three is secret.
-public struct SecretRef: Sendable, Equatable, CustomStringConvertible {
-    public enum Source: String, Sendable, Equatable, CaseIterable {
+package struct SecretRef: Sendable, Equatable, CustomStringConvertible {
+    package enum Source: String, Sendable, Equatable, CaseIterable {
         case env, file, exec, store
     }
 
-    public let source: Source
-    public let provider: String
-    public let id: String
+    package let source: Source
+    package let provider: String
+    package let id: String
 
-    public init(source: Source, provider: String, id: String) {
+    package init(source: Source, provider: String, id: String) {
         self.source = source
         self.provider = provider
         self.id = id
     }
 
     /// `source:provider:id`, as the official CLI writes a ref in its messages.
-    public var description: String { "\(source.rawValue):\(provider):\(id)" }
+    package var description: String { "\(source.rawValue):\(provider):\(id)" }
 
     /// Why the ref breaks the official grammar (openclaw/openclaw `src/secrets/ref-contract.ts`), or nil.
     var grammarProblem: String? {

@@ -1,7 +1,7 @@
 /// Why the OpenClaw state database could not be used. One line each, naming the file and what to do;
 /// never a key, token or secret read from it.
-public struct StateDatabaseError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Problem: Sendable, Equatable {
+package struct StateDatabaseError: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Problem: Sendable, Equatable {
         /// Could not be opened or read (permissions, I/O); SQLite's reason.
         case unreadable(String)
         /// Not a database, or a damaged one.
@@ -28,15 +28,15 @@ public struct StateDatabaseError: Error, Sendable, Equatable, CustomStringConver
         case identityLockUnusable(path: String, reason: String)
     }
 
-    public let path: String
-    public let problem: Problem
+    package let path: String
+    package let problem: Problem
 
-    public init(path: String, problem: Problem) {
+    package init(path: String, problem: Problem) {
         self.path = path
         self.problem = problem
     }
 
-    public var description: String {
+    package var description: String {
         switch problem {
         case .unreadable(let reason):
             return "cannot read the OpenClaw state database \(path): \(reason); check that it is yours and readable"

@@ -1,8 +1,8 @@
 import ClawSystem
 /// Secrets the official CLI keeps in the state database (`secret_store_entries`), for secret refs
 /// `{source: "store", provider: "default", id: NAME}`: the live team-scope row of that name. Read only.
-public enum StoredSecrets {
-    public enum Failure: Error, Sendable, Equatable {
+package enum StoredSecrets {
+    package enum Failure: Error, Sendable, Equatable {
         /// The name is not `[A-Z][A-Z0-9_]{0,127}`.
         case invalidName
         /// No database, no table, or no live row of that name.
@@ -10,7 +10,7 @@ public enum StoredSecrets {
         case unavailable(StateDatabaseError)
     }
 
-    public static func value(named name: String, in database: StateDatabase?) throws(Failure) -> String {
+    package static func value(named name: String, in database: StateDatabase?) throws(Failure) -> String {
         guard isValidName(name) else { throw .invalidName }
         guard let database, FileSystem.exists(database.path) else { throw .notFound }
         defer { database.close() }

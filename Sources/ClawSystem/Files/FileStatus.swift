@@ -1,14 +1,14 @@
 import Glibc
 
 /// What `stat(2)` says about a path: its kind, owner and permission bits.
-public struct FileStatus: Sendable, Equatable {
-    public enum Kind: Sendable, Equatable { case regular, directory, symbolicLink, other }
+package struct FileStatus: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable { case regular, directory, symbolicLink, other }
 
-    public let kind: Kind
-    public let ownerID: UInt32
+    package let kind: Kind
+    package let ownerID: UInt32
     /// The permission bits (`st_mode & 0o7777`).
-    public let permissions: UInt32
-    public let size: Int64
+    package let permissions: UInt32
+    package let size: Int64
 
     init(_ info: stat) {
         switch info.st_mode & S_IFMT {
@@ -23,24 +23,24 @@ public struct FileStatus: Sendable, Equatable {
     }
 
     /// Whether anyone but the owner may read or write it (group or other r/w bits).
-    public var isGroupOrOtherReadableOrWritable: Bool { permissions & 0o066 != 0 }
+    package var isGroupOrOtherReadableOrWritable: Bool { permissions & 0o066 != 0 }
     /// Whether the group or others may write it.
-    public var isGroupOrOtherWritable: Bool { permissions & 0o022 != 0 }
+    package var isGroupOrOtherWritable: Bool { permissions & 0o022 != 0 }
 }
 
 extension FileSystem {
     /// The real user id of this process (`getuid(2)`).
-    public static func currentUserID() -> UInt32 { UInt32(getuid()) }
+    package static func currentUserID() -> UInt32 { UInt32(getuid()) }
 
     /// `lstat(2)`: the path itself, a symbolic link not followed.
-    public static func linkStatus(_ path: String) throws(Failure) -> FileStatus {
+    package static func linkStatus(_ path: String) throws(Failure) -> FileStatus {
         var info = stat()
         guard lstat(path, &info) == 0 else { throw Failure(code: errno) }
         return FileStatus(info)
     }
 
     /// `stat(2)`: what the path leads to.
-    public static func status(_ path: String) throws(Failure) -> FileStatus {
+    package static func status(_ path: String) throws(Failure) -> FileStatus {
         var info = stat()
         guard stat(path, &info) == 0 else { throw Failure(code: errno) }
         return FileStatus(info)
@@ -49,7 +49,7 @@ extension FileSystem {
 
 /// A file opened for reading, so that its status and its contents are those of one and the same
 /// file (no swap between a check and the read).
-public final class ReadOnlyFile {
+package final class ReadOnlyFile {
     private let descriptor: Int32
 
     private init(descriptor: Int32) { self.descriptor = descriptor }
@@ -57,7 +57,7 @@ public final class ReadOnlyFile {
 
     /// Opens `path`; with `followSymbolicLinks: false` a symbolic link as the last component fails
     /// (`Failure.isSymbolicLink`). Never blocks on a FIFO or device.
-    public static func open(_ path: String, followSymbolicLinks: Bool) throws(FileSystem.Failure) -> ReadOnlyFile {
+    package static func open(_ path: String, followSymbolicLinks: Bool) throws(FileSystem.Failure) -> ReadOnlyFile {
         var flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY
         if !followSymbolicLinks { flags |= O_NOFOLLOW }
         let fd = Glibc.open(path, flags)
@@ -65,14 +65,14 @@ public final class ReadOnlyFile {
         return ReadOnlyFile(descriptor: fd)
     }
 
-    public func status() throws(FileSystem.Failure) -> FileStatus {
+    package func status() throws(FileSystem.Failure) -> FileStatus {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw FileSystem.Failure(code: errno) }
         return FileStatus(info)
     }
 
     /// The contents; more than `limit` bytes fails with `Failure.isTooLarge`.
-    public func readAll(limit: Int) throws(FileSystem.Failure) -> [UInt8] {
+    package func readAll(limit: Int) throws(FileSystem.Failure) -> [UInt8] {
         var out = [UInt8]()
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -90,7 +90,7 @@ public final class ReadOnlyFile {
 
 extension FileSystem.Failure {
     /// `open` with `followSymbolicLinks: false` met a symbolic link.
-    public var isSymbolicLink: Bool { code == ELOOP }
+    package var isSymbolicLink: Bool { code == ELOOP }
     /// The file is larger than the caller's limit.
-    public var isTooLarge: Bool { code == EFBIG }
+    package var isTooLarge: Bool { code == EFBIG }
 }

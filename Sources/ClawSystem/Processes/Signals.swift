@@ -1,28 +1,28 @@
 import Glibc
 
 /// Signal dispositions for a command-line program: which signals it handles, and with what.
-public enum Signals {
+package enum Signals {
     /// SIGINT (Ctrl-C).
-    public static let interrupt = SIGINT
+    package static let interrupt = SIGINT
     /// SIGTERM (`kill`, `systemctl stop`).
-    public static let terminate = SIGTERM
+    package static let terminate = SIGTERM
 
     /// A handler may only do async-signal-safe things: atomics, `FileDescriptor.writeFromSignalHandler`.
-    public typealias Handler = @convention(c) (Int32) -> Void
+    package typealias Handler = @convention(c) (Int32) -> Void
 
     /// SIGPIPE ignored: a write to a closed pipe or socket fails with EPIPE instead of killing the process.
-    public static func ignoreBrokenPipe() {
+    package static func ignoreBrokenPipe() {
         _ = signal(SIGPIPE, SIG_IGN)
     }
 
     /// `signal(2)`: `handler` runs when `signalNumber` arrives.
-    public static func handle(_ signalNumber: Int32, with handler: Handler) {
+    package static func handle(_ signalNumber: Int32, with handler: Handler) {
         _ = signal(signalNumber, handler)
     }
 
     /// Removes the signals from the blocked mask, which a parent may have handed down (signal masks
     /// survive exec).
-    public static func unblock(_ signalNumbers: Int32...) {
+    package static func unblock(_ signalNumbers: Int32...) {
         var set = sigset_t()
         sigemptyset(&set)
         for signalNumber in signalNumbers { sigaddset(&set, signalNumber) }

@@ -2,19 +2,19 @@ import Glibc
 
 extension Subprocess {
     /// Bounds on one `exchange`.
-    public struct ExchangeLimits: Sendable {
+    package struct ExchangeLimits: Sendable {
         /// When the whole exchange must be over.
-        public var deadline: Deadline
+        package var deadline: Deadline
         /// Seconds the child may go without writing anything (stdout or stderr); nil: no such limit.
-        public var idleTimeout: Double?
+        package var idleTimeout: Double?
         /// Most bytes accepted from stdout and stderr together.
-        public var maxOutputBytes: Int
+        package var maxOutputBytes: Int
         /// A descriptor that becomes readable when the caller wants to stop (a signal's self-pipe).
-        public var interruptDescriptor: Int32?
+        package var interruptDescriptor: Int32?
         /// Seconds between SIGTERM and SIGKILL when the exchange fails.
-        public var terminationGrace: Double
+        package var terminationGrace: Double
 
-        public init(deadline: Deadline, idleTimeout: Double? = nil, maxOutputBytes: Int = 1 << 20,
+        package init(deadline: Deadline, idleTimeout: Double? = nil, maxOutputBytes: Int = 1 << 20,
                     interruptDescriptor: Int32? = nil, terminationGrace: Double = 1) {
             self.deadline = deadline
             self.idleTimeout = idleTimeout
@@ -25,14 +25,14 @@ extension Subprocess {
     }
 
     /// What the child wrote and how it ended.
-    public struct Exchanged: Sendable {
-        public var standardOutput: [UInt8]
-        public var standardError: [UInt8]
-        public var termination: Termination
+    package struct Exchanged: Sendable {
+        package var standardOutput: [UInt8]
+        package var standardError: [UInt8]
+        package var termination: Termination
     }
 
     /// Why an exchange ended early; the child has been terminated and reaped by then.
-    public enum ExchangeFailure: Error, Sendable, Equatable {
+    package enum ExchangeFailure: Error, Sendable, Equatable {
         case timedOut
         case idleTimedOut
         case outputLimitExceeded
@@ -41,14 +41,14 @@ extension Subprocess {
     }
 
     /// What a non-blocking read from one of the child's pipes found.
-    public enum ReadResult: Sendable, Equatable {
+    package enum ReadResult: Sendable, Equatable {
         case read(Int)
         case endOfStream
         case wouldBlock
     }
 
     /// Reads what is available on `descriptor` (a non-blocking pipe end) into `buffer`, at most `limit` bytes.
-    public static func readAvailable(_ descriptor: Int32, into buffer: inout [UInt8], limit: Int = 65536) throws(SystemError) -> ReadResult {
+    package static func readAvailable(_ descriptor: Int32, into buffer: inout [UInt8], limit: Int = 65536) throws(SystemError) -> ReadResult {
         var chunk = [UInt8](repeating: 0, count: max(1, min(limit, 65536)))
         while true {
             let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
@@ -69,7 +69,7 @@ extension Subprocess {
     /// something it started still holds its stdout or stderr is judged by its exit: what it wrote is
     /// taken, the pipes are closed, and the helper is left to end on its own. On any failure the child
     /// (and its process group) is terminated and reaped before the error is thrown, so nothing is left running.
-    public func exchange(input: [UInt8], limits: ExchangeLimits) throws(ExchangeFailure) -> Exchanged {
+    package func exchange(input: [UInt8], limits: ExchangeLimits) throws(ExchangeFailure) -> Exchanged {
         do throws(ExchangeFailure) {
             return try runExchange(input: input, limits: limits)
         } catch {

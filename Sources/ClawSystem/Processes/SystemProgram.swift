@@ -2,13 +2,13 @@
 /// the directories given (never through PATH), a regular executable file owned by root and writable
 /// by no one else, in a directory owned by root and writable by no one else (symbolic links are
 /// followed, as `/bin` → `/usr/bin` is).
-public enum SystemProgram {
+package enum SystemProgram {
     /// The first trusted program among `locations`, or nil.
-    public static func locate(in locations: [String]) -> String? {
+    package static func locate(in locations: [String]) -> String? {
         locations.first(where: isTrusted)
     }
 
-    public static func isTrusted(_ path: String) -> Bool {
+    package static func isTrusted(_ path: String) -> Bool {
         guard let file = try? FileSystem.status(path), file.kind == .regular, file.ownerID == 0,
               !file.isGroupOrOtherWritable, file.permissions & 0o111 != 0,
               let directory = try? FileSystem.status(Paths.parent(path)), directory.kind == .directory,

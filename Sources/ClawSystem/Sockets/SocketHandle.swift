@@ -2,7 +2,7 @@ import Glibc
 
 /// Owns a socket descriptor shared by a reader and a writer thread. `close` shuts the socket down at once
 /// (waking any poll) but releases the number only when no operation still uses it, so it is never reused under one.
-public final class SocketHandle: @unchecked Sendable {
+package final class SocketHandle: @unchecked Sendable {
     let fd: Int32
     private let lock = TransportLock()
     private var users = 0
@@ -14,7 +14,7 @@ public final class SocketHandle: @unchecked Sendable {
     deinit { if !released { Glibc.close(fd) } }
 
     /// Marks the start of an operation; `false` once the socket is closed.
-    public func acquire() -> Bool {
+    package func acquire() -> Bool {
         lock.withLock {
             if closing { return false }
             users += 1
@@ -22,7 +22,7 @@ public final class SocketHandle: @unchecked Sendable {
         }
     }
 
-    public func release() {
+    package func release() {
         lock.withLock {
             users -= 1
             if closing && users == 0 && !released {

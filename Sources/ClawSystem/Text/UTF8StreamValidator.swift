@@ -1,17 +1,17 @@
 /// Validates UTF-8 fed in pieces, so a text message split across fragments (even inside a character) is checked
 /// as one; rejects overlongs, surrogates and code points above U+10FFFF.
-public struct UTF8StreamValidator {
+package struct UTF8StreamValidator {
     private var remaining: UInt8 = 0
     private var lower: UInt8 = 0x80
     private var upper: UInt8 = 0xBF
 
     /// True when no character is left half-finished.
-    public init() {}
+    package init() {}
 
-    public var isComplete: Bool { remaining == 0 }
+    package var isComplete: Bool { remaining == 0 }
 
     /// Feeds more bytes; `false` as soon as they cannot be UTF-8.
-    public mutating func feed(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    package mutating func feed(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let base = bytes.baseAddress else { return true }
         let count = bytes.count
         var i = 0
@@ -48,10 +48,10 @@ public struct UTF8StreamValidator {
     }
 
     /// Whole-buffer validation.
-    public static func isValid(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    package static func isValid(_ bytes: UnsafeRawBufferPointer) -> Bool {
         var validator = UTF8StreamValidator()
         return validator.feed(bytes) && validator.isComplete
     }
 
-    public static func isValid(_ bytes: [UInt8]) -> Bool { bytes.withUnsafeBytes { isValid($0) } }
+    package static func isValid(_ bytes: [UInt8]) -> Bool { bytes.withUnsafeBytes { isValid($0) } }
 }

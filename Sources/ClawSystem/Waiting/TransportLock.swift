@@ -2,11 +2,11 @@ import Glibc
 
 /// A pthread mutex with a condition: streams and connections use it so one reader and one writer
 /// thread can share them, and one thread can wait for a state another thread sets.
-public final class TransportLock: @unchecked Sendable {
+package final class TransportLock: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
 
-    public init() {
+    package init() {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
@@ -29,14 +29,14 @@ public final class TransportLock: @unchecked Sendable {
     }
 
     /// Wakes every thread in `wait(until:deadline:)`; call after changing the state they wait for.
-    public func broadcast() {
+    package func broadcast() {
         pthread_mutex_lock(mutex)
         pthread_cond_broadcast(condition)
         pthread_mutex_unlock(mutex)
     }
 
     /// Blocks until `done()` (checked under the lock) is true or `deadline` passes; true if done.
-    public func wait(until done: () -> Bool, deadline: Deadline) -> Bool {
+    package func wait(until done: () -> Bool, deadline: Deadline) -> Bool {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         while !done() {
@@ -47,11 +47,11 @@ public final class TransportLock: @unchecked Sendable {
         return true
     }
 
-    public func lock() { pthread_mutex_lock(mutex) }
-    public func unlock() { pthread_mutex_unlock(mutex) }
-    public func tryLock() -> Bool { pthread_mutex_trylock(mutex) == 0 }
+    package func lock() { pthread_mutex_lock(mutex) }
+    package func unlock() { pthread_mutex_unlock(mutex) }
+    package func tryLock() -> Bool { pthread_mutex_trylock(mutex) == 0 }
 
-    public func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+    package func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()

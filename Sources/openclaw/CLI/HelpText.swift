@@ -1,6 +1,8 @@
+import ClawProtocol
+
 /// `openclaw help` and `openclaw help COMMAND`, generated from the command table.
 enum HelpText {
-    static let version = "0.1.0"
+    static let version = ClawVersion.current
 
     /// `officialCLI`: where the official CLI is (`OfficialCLI.location`), for the section of its commands.
     static func overview(officialCLI: String) -> String {

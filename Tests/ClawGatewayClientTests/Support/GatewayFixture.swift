@@ -34,11 +34,11 @@ final class GatewayFixture: @unchecked Sendable {
         let inbound = Array(#"{"dir":"in""#.utf8)
         return logBytes().split(separator: UInt8(ascii: "\n"))
             .filter { $0.starts(with: inbound) }
-            .compactMap { try? JSONValue.parse(Array($0))["frame"] }
+            .compactMap { try? JSONValue(parsing: Array($0))["frame"] }
     }
 
     func logLines() -> [JSONValue] {
-        logBytes().split(separator: UInt8(ascii: "\n")).compactMap { try? JSONValue.parse(Array($0)) }
+        logBytes().split(separator: UInt8(ascii: "\n")).compactMap { try? JSONValue(parsing: Array($0)) }
     }
 
     func logBytes() -> [UInt8] {

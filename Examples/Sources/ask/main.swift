@@ -1,0 +1,56 @@
+// ask: sends its arguments as one question and streams the reply to stdout. Ctrl-C (or SIGTERM)
+// cancels the task reading the reply: the run's next step sends `chat.abort` to the gateway and throws
+// CancellationError, and ask exits 130, as a shell expects of an interrupted command.
+//
+//     ask "What is on my calendar today?"
+import ClawGatewayClient
+import Dispatch
+import Glibc
+
+/// Writes `message` to stderr and exits (C's `stderr` global is shared mutable state to Swift 6).
+func fail(_ message: String, status: Int32 = 1) -> Never {
+    let line = "ask: \(message)\n"
+    _ = line.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
+    exit(status)
+}
+
+let question = CommandLine.arguments.dropFirst().joined(separator: " ")
+guard !question.isEmpty else { fail("usage: ask QUESTION...", status: 2) }
+
+let configuration: GatewayConfiguration
+do { configuration = try GatewayConfiguration.official() } catch { fail("\(error)", status: 2) }
+
+let asking = Task {
+    try await GatewayConnection.withConnection(configuration) { gateway in
+        for try await update in try await gateway.send(question) {
+            switch update.change {
+            case .appended(let more): print(more, terminator: "")
+            case .rewritten: print("\n" + update.text, terminator: "")
+            case .unchanged: break
+            }
+            fflush(nil)  // the reply as it grows, on a terminal or a pipe
+        }
+        print()
+    }
+}
+
+// Signals become a cancellation. The handler is marked @Sendable: top-level code runs on the main
+// actor, and Swift 6 would otherwise treat the closure as main-actor code and trap when the signal
+// queue calls it.
+var sources: [any DispatchSourceSignal] = []
+for signalNumber in [SIGINT, SIGTERM] {
+    signal(signalNumber, SIG_IGN)  // the source, not the default action, handles it
+    let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+    source.setEventHandler { @Sendable in asking.cancel() }
+    source.resume()
+    sources.append(source)
+}
+
+do {
+    try await asking.value
+} catch is CancellationError {
+    print()
+    fail("interrupted: the run was aborted", status: 130)
+} catch {
+    fail("\(error)")
+}
