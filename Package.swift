@@ -93,6 +93,8 @@ let package = Package(
                                    "ClawSession"]),
         // The library as its users see it: only the public products, no @testable.
         .testTarget(name: "ClawGatewayClientTests", dependencies: ["ClawGatewayClient", "ClawGatewayTesting"]),
+        // The in-process gateway configured in code, as a user's test starts it (public API only).
+        .testTarget(name: "ClawGatewayTestingTests", dependencies: ["ClawGatewayTesting", "ClawGatewayClient"]),
         // The frame schema is read from the source tree by the simulator conformance tests.
         .testTarget(name: "openclawTests",
                     dependencies: ["ClawSystem", "ClawJSON", "ClawCrypto", "ClawTransport", "ClawProtocol", "ClawState",

@@ -95,6 +95,9 @@ public struct TestGatewayConfiguration: Sendable, Equatable {
         guard protocolVersion == 3 || protocolVersion == 4 else {
             throw TestGatewayError(.usage, "protocol version \(protocolVersion): a gateway speaks 3 or 4")
         }
+        guard token == nil || password == nil else {
+            throw TestGatewayError(.usage, "give either a token or a password, not both (the gateway has one auth mode)")
+        }
         options.port = port
         options.protocolVersion = protocolVersion
         options.token = token
