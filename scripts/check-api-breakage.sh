@@ -9,8 +9,8 @@
 # ClawGatewayTesting, new since 0.1.0); likewise the tool skips a module new since then (the
 # ClawGatewayClient module inside the product of that name). The rule (semver):
 #   - no breaking change: passes;
-#   - breaking changes: passes only when CHANGELOG.md's top section (its first `## ` heading) names a
-#     version that is a breaking bump from the release (a major bump; before 1.0.0, a minor one:
+#   - breaking changes: passes only when the package's version (ClawVersion.swift, which CHANGELOG.md's
+#     top `## ` heading must name too) is a breaking bump from the release (a major bump; before 1.0.0, a minor one:
 #     0.1.0 -> 0.2.0), and fails otherwise, naming what broke and what to do. The list is printed
 #     either way.
 # A baseline commit missing from the clone (a shallow clone) fails with one line. Everything is built
@@ -51,9 +51,12 @@ for product in "${products[@]}"; do
 done
 [ "${#compare[@]}" -gt 0 ] || { echo "check-api: no library product of today existed at $release"; exit 0; }
 
-# The next version CHANGELOG.md names: the first version number in its first `## ` heading.
+# The next version: the one version of the package (Sources/ClawProtocol/ClawVersion.swift, which
+# `openclaw version`, the hello and the packages print). CHANGELOG.md's top section must be about it.
+next=$(sed -n 's/^ *package static let current = "\(.*\)"/\1/p' Sources/ClawProtocol/ClawVersion.swift)
 heading=$(grep -m 1 -E '^## ' CHANGELOG.md 2>/dev/null)
-next=$(grep -oE '[0-9]+\.[0-9]+\.[0-9]+' <<<"$heading" | head -n 1)
+[[ $(grep -oE '[0-9]+\.[0-9]+\.[0-9]+' <<<"$heading" | head -n 1) == "$next" ]] ||
+    die "CHANGELOG.md's top section ('${heading:-no ## heading}') is not about $next, the version in Sources/ClawProtocol/ClawVersion.swift"
 if [ "$rel_major" -eq 0 ]; then required=0.$((rel_minor + 1)).0; else required=$((rel_major + 1)).0.0; fi
 breaking_bump() {
     [[ $next =~ ^([0-9]+)\.([0-9]+)\.([0-9]+)$ ]] || return 1
@@ -90,14 +93,14 @@ fi
 
 broken=$(grep -aoE '^[0-9]+ breaking changes? detected in [A-Za-z0-9_]+' "$log" | sed -E 's/.* in //' | sort -u | paste -sd ',' | sed 's/,/, /g')
 if breaking_bump; then
-    echo "check-api: $breaks breaking change(s) since $release (in $broken), recorded: CHANGELOG.md's top section is $next, a breaking bump from $release; say what broke in its Library section"
+    echo "check-api: $breaks breaking change(s) since $release (in $broken), recorded: the version is $next, a breaking bump from $release; say what broke in CHANGELOG.md's top section"
     exit 0
 fi
 {
     echo "check-api: FAILED: $breaks breaking change(s) to the public API since $release (${commit:0:12}), in $broken (listed above),"
-    echo "  and CHANGELOG.md's top section ('${heading:-no ## heading}') does not name a breaking bump from $release."
-    echo "  Either record the break: name the next version $required in CHANGELOG.md's top heading"
-    echo "  ('## $required — unreleased') and say what broke in its '### Library' section;"
+    echo "  and the version ($next, Sources/ClawProtocol/ClawVersion.swift) is not a breaking bump from $release."
+    echo "  Either record the break: make the version $required (ClawVersion.swift and CHANGELOG.md's top heading,"
+    echo "  '## [$required] - unreleased') and say what broke under its '### Changed' or '### Removed';"
     echo "  or keep the old API (restore each declaration listed above, deprecated beside its replacement)."
 } >&2
 exit 1

@@ -98,30 +98,19 @@ final class ConnectionDriver: @unchecked Sendable {
     // MARK: - The I/O thread
 
     private func run(_ options: SessionOptions, connected: CheckedContinuation<Void, any Error>) {
-        var tunnel: SSHTunnel? = nil
+        // The engine's way in, as the CLI's: the SSH step when there is a route, then the connect; a
+        // close request (the `cancelled` descriptor) ends every wait of both.
+        let connector = GatewayConnector(options: options, environment: environment, interrupt: cancelled.descriptor)
         let session: GatewaySession
         do {
-            var dial = options
-            // The SSH route is a step before the connect: the session dials the tunnel's local end.
-            if let route = options.sshRoute {
-                do {
-                    tunnel = try SSHTunnel.open(route: route, preferredLocalPort: options.url.port, environment: environment,
-                                                deadline: .after(seconds: options.connectTimeout),
-                                                startTimeout: options.connectTimeout, interruptDescriptor: cancelled.descriptor)
-                } catch {
-                    throw GatewayClientError(tunnel: error, target: "\(route.target)")
-                }
-                dial = tunnel!.sessionOptions(options)
+            let deadline = Deadline.after(seconds: options.connectTimeout)
+            let dial: SessionOptions
+            do { dial = try connector.route(deadline: deadline) } catch {
+                throw GatewayClientError(tunnel: error, target: options.sshRoute.map { "\($0.target)" } ?? "")
             }
-            do {
-                session = try Poll.interruptible(by: cancelled.descriptor) { () throws(GatewayError) in
-                    try GatewaySession.open(dial, deadline: .after(seconds: dial.connectTimeout))
-                }
-            } catch {
-                throw GatewayClientError(error)
-            }
+            do { session = try connector.connect(dial, deadline: deadline) } catch { throw GatewayClientError(error) }
         } catch {
-            tunnel?.stop()
+            connector.stopTunnel()
             let cancelled = lock.withLock { closeRequested }
             end(with: .closedByThisSide)
             if cancelled { connected.resume(throwing: CancellationError()) } else { connected.resume(throwing: error) }
@@ -133,7 +122,7 @@ final class ConnectionDriver: @unchecked Sendable {
         }
         if stopped {
             session.close()
-            tunnel?.stop()
+            connector.stopTunnel()
             end(with: nil)
             connected.resume(throwing: CancellationError())
             return
@@ -141,13 +130,14 @@ final class ConnectionDriver: @unchecked Sendable {
         connected.resume()
         let failure = follow(session)
         if failure == nil { session.close(code: 1000, reason: "") }
-        tunnel?.stop()
+        connector.stopTunnel()
         end(with: failure)
     }
 
-    /// Sends queued requests, routes frames and keeps the link alive until it ends; nil when this side closed it.
+    /// Sends queued requests, routes frames and keeps the link alive (the engine's pump, as the CLI's
+    /// loop) until it ends; nil when this side closed it.
     private func follow(_ session: GatewaySession) -> GatewayClientError? {
-        var keepAlive = KeepAlive(tickIntervalMs: session.hello.tickIntervalMs, pingInterval: pingInterval)
+        let pump = GatewayPump(session: session, pingInterval: pingInterval)
         var outer = SequenceTracker()
         let numbersPerConnection = session.hello.protocolVersion >= 4
         while true {
@@ -166,11 +156,11 @@ final class ConnectionDriver: @unchecked Sendable {
                 }
             }
             if closing { return nil }
-            let blocked = consumerIsBehind()
-            if !blocked {
+            let behind = consumerIsBehind()
+            if !behind {
                 var taken = 0
                 do {
-                    while taken < 256, let frame = try session.receive(deadline: Deadline(nanoseconds: 0)) {
+                    while taken < 256, let frame = try pump.take() {
                         taken += 1
                         route(frame, outer: &outer, numbersPerConnection: numbersPerConnection)
                         if consumerIsBehind() { break }
@@ -179,32 +169,18 @@ final class ConnectionDriver: @unchecked Sendable {
                     return GatewayClientError(error)
                 }
                 if taken > 0 {
-                    keepAlive.heardFromGateway()
                     lock.withLock { heardSinceHello = true }
-                    continue  // the queue and the keepalive are looked at again before any wait
+                    continue  // the queue is looked at again before any wait
                 }
-            } else {
-                // A slow consumer is not a silent gateway: read ahead (pongs answered) while it catches up.
-                keepAlive.heardFromGateway()
-            }
-            let socketHasRoom = blocked ? session.readAhead() : true
-            switch keepAlive.due() {
-            case .nothing: break
-            case .ping:
-                do { try session.ping(deadline: .after(seconds: 5)) } catch { return GatewayClientError(error) }
-            case .silence:
-                session.close(code: 4000, reason: "tick timeout")
-                return GatewayClientError(keepAlive.silenceError)
             }
             let nextExpiry = expireRequests()
-            if !blocked && session.hasBufferedInput { continue }
-            if !session.isOpen && !blocked { continue }  // the next receive reports how it ended
+            if !behind && session.hasBufferedInput { continue }
+            if !session.isOpen && !behind { continue }  // the next receive reports how it ended
             do {
-                let ready = try Poll.readable(socketHasRoom && session.isOpen ? session.fileDescriptor : -1, wake.descriptor,
-                                              cancelled.descriptor, until: min(keepAlive.nextCheck, nextExpiry))
-                if ready.second { wake.drain() }
+                let ready = try pump.wait(wake.descriptor, cancelled.descriptor, until: nextExpiry, consumerBehind: behind)
+                if ready.first { wake.drain() }
             } catch {
-                return GatewayClientError(.connectionLost("poll failed: \(error)", closeCode: nil))
+                return GatewayClientError(error)
             }
         }
     }
@@ -225,8 +201,7 @@ final class ConnectionDriver: @unchecked Sendable {
                 gap = SequenceGap(expected: expected, received: seq)
             }
             let event = GatewayEvent(name: name, rawPayload: frame.payload ?? .null, seq: seq, gap: gap)
-            let restart = name == GatewayEventName.shutdown
-                ? frame.payload?["restartExpectedMs"]?.doubleValue.map { max(0, $0) / 1000 } : nil
+            let restart = name == GatewayEventName.shutdown ? ReconnectSchedule.restartDelay(announcedBy: frame.payload) : nil
             let buffers = lock.withLock {
                 if let restart { announcedRestart = restart }
                 return Array(subscribers.values) + Array(borrowed.values)

@@ -120,17 +120,18 @@ extension GatewayClientError {
         }
         let said = failure.errorLines.last.map { "; ssh: \($0)" } ?? ""
         let text = "SSH tunnel to \(target): \(what)\(said)"
-        switch failure {
-        case .clientNotFound, .cannotStart:
+        switch failure.disposition {
+        case .clientUnusable:
             self.init(configuration: .sshClient, text)
-        default:
-            if failure.refusal != nil {
-                self.init(.authenticationFailed, text)
-                authenticationProblem = .sshRefused
-            } else {
-                self.init(.tunnelFailed, text)
-                engineReason = .cannotConnect(text)  // the reconnect schedule's kind of failure
-            }
+        case .refused:
+            self.init(.authenticationFailed, text)
+            authenticationProblem = .sshRefused
+        case .timedOut:
+            self.init(.timedOut, text)
+            engineReason = .timedOut(text)
+        case .interrupted, .transient:
+            self.init(.tunnelFailed, text)
+            engineReason = .cannotConnect(text)  // the reconnect schedule's kind of failure
         }
     }
 

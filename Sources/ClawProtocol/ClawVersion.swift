@@ -1,5 +1,6 @@
-/// This package's one version: `openclaw version`, the hello's `client.version` of the CLI and the
-/// library, the .deb and the tarball, checked against CHANGELOG.md's top section by `make check-api`.
+/// This package's one version: `openclaw version`, the `client.version` of the CLI's and the library's
+/// hello, the .deb and the tarball (the Makefile reads it here), and the version `make check-api`
+/// holds against the last release (CHANGELOG.md's top section must name it too).
 package enum ClawVersion {
     package static let current = "0.2.0"
 }

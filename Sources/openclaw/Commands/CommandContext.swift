@@ -69,21 +69,20 @@ struct CommandContext {
     /// explained with what ssh said, and the tunnel stopped.
     func connect(_ options: SessionOptions, deadline: Deadline? = nil, waitsWhileUnavailable: Bool = true,
                  quietly: Bool = false) throws -> GatewaySession {
-        guard let route = options.sshRoute else {
-            return try connectLoop(options, deadline: deadline, waitsWhileUnavailable: waitsWhileUnavailable, quietly: quietly)
-        }
-        let throughTunnel = try sshTunnels.open(options, route: route, deadline: deadline, context: self)
+        let (connector, dial) = try sshTunnels.open(options, deadline: deadline, context: self)
         do {
-            return try connectLoop(throughTunnel, deadline: deadline, waitsWhileUnavailable: waitsWhileUnavailable, quietly: quietly)
+            return try connectLoop(dial, connector: connector, deadline: deadline, waitsWhileUnavailable: waitsWhileUnavailable,
+                                   quietly: quietly)
         } catch {
+            guard options.sshRoute != nil else { throw error }
             let explained = sshTunnels.explain(error)
             sshTunnels.stopAll()
             throw explained
         }
     }
 
-    private func connectLoop(_ options: SessionOptions, deadline: Deadline?, waitsWhileUnavailable: Bool,
-                             quietly: Bool) throws -> GatewaySession {
+    private func connectLoop(_ options: SessionOptions, connector: GatewayConnector, deadline: Deadline?,
+                             waitsWhileUnavailable: Bool, quietly: Bool) throws -> GatewaySession {
         let deadline = deadline ?? self.deadline
         // As the official CLI names a target: no `/` after the port for a bare path.
         let target = "\(options.url)"
@@ -94,9 +93,7 @@ struct CommandContext {
         while true {
             do {
                 // A signal ends the connect's waits too (a dead link would hold it until --connect-timeout).
-                session = try Poll.interruptible(by: signals.descriptor) { () throws(GatewayError) in
-                    try GatewaySession.open(options, deadline: min(deadline, .after(seconds: options.connectTimeout)))
-                }
+                session = try connector.connect(options, deadline: deadline)
                 break
             } catch {
                 if signals.received != 0 {

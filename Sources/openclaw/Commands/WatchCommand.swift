@@ -226,7 +226,7 @@ struct Watcher {
                 let ended = frame.endsRun
                 if ended { runs.end(frame) }
                 if frame.fields.event?.word == .shutdown {
-                    schedule.restartDelay = frame.payload?["restartExpectedMs"]?.doubleValue.map { max(0, $0) / 1000 }
+                    schedule.restartDelay = ReconnectSchedule.restartDelay(announcedBy: frame.payload)
                 }
                 guard filter.accepts(name, frame: frame, hello: hello) else { continue }
                 Self.emit(frame, context: context)

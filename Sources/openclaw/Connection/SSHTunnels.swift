@@ -2,37 +2,35 @@ import ClawSystem
 import ClawState
 import ClawSession
 
-/// The SSH tunnels of one command (`gateway.remote.transport` ssh, see `SSHTunnel`): a new one for every
-/// connection attempt (`CommandContext.connect` opens it as the step before its connect loop), the
-/// previous one stopped when the next opens or when its attempt fails, and the last one stopped when
-/// the command ends, on every path (the dispatcher calls `stopAll`).
+/// The way to the gateway of one command: the engine's `GatewayConnector` (the SSH step when
+/// `gateway.remote.transport` is ssh, a new tunnel for every connection attempt, then the connect),
+/// with this CLI's words for what goes wrong. The previous attempt's tunnel is stopped when the next
+/// opens or when its attempt fails, and the last one when the command ends, on every path (the
+/// dispatcher calls `stopAll`).
 final class SSHTunnels {
-    /// The tunnel of the latest connection attempt.
-    private var current: SSHTunnel?
+    /// The connector of the latest connection attempt.
+    private var connector: GatewayConnector?
+    private var current: SSHTunnel? { connector?.tunnel }
 
-    /// Opens a tunnel for `route` (`options.sshRoute`) and returns the options that dial its local end.
-    /// A tunnel that cannot be opened is exit 3 with ssh's own words (retryable, so `watch` tries again
-    /// with a new one), exit 4 when ssh refused the host key or the login, 5 when `--timeout` passes,
-    /// 130/143 on a signal.
-    func open(_ options: SessionOptions, route: SSHRoute, deadline: Deadline?, context: CommandContext) throws -> SessionOptions {
+    /// The route step of an attempt: a new tunnel when `options` name one, and the options that dial
+    /// it. A tunnel that cannot be opened is exit 3 with ssh's own words (retryable, so `watch` tries
+    /// again with a new one), exit 4 when ssh refused the host key or the login, 5 when `--timeout`
+    /// passes, 130/143 on a signal.
+    func open(_ options: SessionOptions, deadline: Deadline?, context: CommandContext) throws -> (GatewayConnector, SessionOptions) {
         stopAll()
-        let tunnel: SSHTunnel
+        let connector = GatewayConnector(options: options, environment: context.environment, interrupt: context.signals.descriptor)
+        self.connector = connector
         do {
-            tunnel = try SSHTunnel.open(
-                route: route, preferredLocalPort: options.url.port, environment: context.environment,
-                deadline: deadline ?? context.deadline, startTimeout: options.connectTimeout,
-                interruptDescriptor: context.signals.descriptor)
+            return (connector, try connector.route(deadline: deadline ?? context.deadline))
         } catch {
-            throw Self.failure(error, route: route, context: context)
+            throw Self.failure(error, route: options.sshRoute!, context: context)
         }
-        current = tunnel
-        return tunnel.sessionOptions(options)
     }
 
     /// Stops the current tunnel (SIGTERM, SIGKILL after 1.5 s) and reaps its ssh.
     func stopAll() {
-        current?.stop()
-        current = nil
+        connector?.stopTunnel()
+        connector = nil
     }
 
     /// A lost or failed connection through the tunnel, with what ssh says about it: that it ended (the
@@ -66,15 +64,12 @@ final class SSHTunnels {
 
     static func failure(_ failure: SSHTunnelFailure, route: SSHRoute, context: CommandContext) -> any Error {
         let sentence = FailureMessages.sentence(for: failure, route: route)
-        switch failure {
-        case .interrupted:
-            return CommandFailure(ExitStatus(signal: context.signals.received), sentence)
-        case .timedOut:
-            return context.timeoutFailure("opening the SSH tunnel to \(route.target)")
-        case .clientNotFound, .cannotStart:
-            return CommandFailure(.connection, sentence)
-        case .exited, .notListening, .listenerNotOwned, .noLocalPort:
-            return failure.refusal != nil ? CommandFailure(.authentication, sentence) : GatewayError.cannotConnect(sentence)
+        switch failure.disposition {
+        case .interrupted: return CommandFailure(ExitStatus(signal: context.signals.received), sentence)
+        case .timedOut: return context.timeoutFailure("opening the SSH tunnel to \(route.target)")
+        case .clientUnusable: return CommandFailure(.connection, sentence)
+        case .refused: return CommandFailure(.authentication, sentence)
+        case .transient: return GatewayError.cannotConnect(sentence)
         }
     }
 }

@@ -9,38 +9,35 @@ protocol OutputWaiter: AnyObject {
 
 /// While stdout is blocked by a slow reader, keeps the session alive: the gateway pings and drops a
 /// client that does not answer in time, and a command that only waited for stdout would not read its
-/// socket. So the wait polls both, and reads what arrives (pongs going out at once, messages kept for
-/// the command, up to `GatewaySession.readAheadLimit`; past it the gateway's own slow-consumer rule
-/// applies, as to any client that stops reading).
+/// socket. So the wait is the engine's (`GatewayPump.waitUntilWritable`): it reads what arrives (pongs
+/// going out at once, messages kept for the command, up to `GatewaySession.readAheadLimit`; past it the
+/// gateway's own slow-consumer rule applies, as to any client that stops reading). It also watches the
+/// signal pipe, so that what a signal must do at once (`send`'s abort) does not wait for the reader.
 final class KeepAliveWhileBlocked: OutputWaiter {
     /// Strong, not weak: a weak reference gives the session a side table, and every retain and release
-    /// of it on the per-event path then takes the runtime's slow path (about 125 instructions per event
-    /// in `watch`). The session is closed, not freed, when it ends, and `isOpen` says so.
-    private let session: GatewaySession
+    /// of it on the per-event path then takes the runtime's slow path (`make bench` measures it in
+    /// `watch`). The session is closed, not freed, when it ends, and `isOpen` says so.
+    private let pump: GatewayPump
     private let signals: SignalWatcher
     /// What a signal must do at once, even while stdout is stuck (send's abort): run once, then cleared.
     /// The command acts on the signal as usual once the output moves.
     var onInterrupt: (() -> Void)?
 
     init(session: GatewaySession, signals: SignalWatcher) {
-        self.session = session
+        pump = GatewayPump(session: session)
         self.signals = signals
     }
 
     func waitUntilWritable(_ descriptor: Int32) {
-        var reading = true
         while true {
             if signals.received != 0, let act = onInterrupt {
                 onInterrupt = nil
                 act()
             }
-            var socket: Int32 = -1
-            if reading, session.isOpen { socket = session.fileDescriptor }
-            let alert = onInterrupt != nil ? signals.descriptor : -1
-            guard let ready = Poll.writableOrReadable(output: descriptor, input: socket, alert: alert) else { return }
-            if ready.writable { return }
-            if ready.alerted { _ = signals.drain() }
-            if ready.readable { reading = session.readAhead() }
+            switch pump.waitUntilWritable(descriptor, alert: onInterrupt != nil ? signals.descriptor : -1) {
+            case .writable: return
+            case .alerted: _ = signals.drain()
+            }
         }
     }
 }
