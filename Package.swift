@@ -32,8 +32,9 @@ let package = Package(
         .executable(name: "openclaw", targets: ["openclaw"]),
         .executable(name: "openclaw-gateway-sim", targets: ["openclaw-gateway-sim"]),
         // The client library: `import ClawGatewayClient` (async, Sendable), one module. The layers under it
-        // declare `package`, not `public`: the compiler keeps them this package's business, so an internal
-        // change is never an API break (ARCHITECTURE.md).
+        // declare `@_spi(Engine) public`: only this package imports them, the compiler refuses their types
+        // in the library's API, and an internal change is never an API break (ARCHITECTURE.md says why not
+        // `package`: cross-module optimisation does not inline it).
         .library(name: "ClawGatewayClient", targets: ["ClawGatewayClient"]),
         // An in-process gateway for users' tests: the simulator as a library.
         .library(name: "ClawGatewayTesting", targets: ["ClawGatewayTesting"]),

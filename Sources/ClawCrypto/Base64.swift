@@ -1,13 +1,13 @@
 /// Base64 (RFC 4648 §4) and base64url without padding (§5), as the protocol uses them.
-package enum Base64 {
+@_spi(Engine) public enum Base64 {
     private static let standardAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
     private static let urlAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
-    package static func encode(_ bytes: some Collection<UInt8>) -> String {
+    @_spi(Engine) public static func encode(_ bytes: some Collection<UInt8>) -> String {
         encode(Array(bytes), alphabet: standardAlphabet, pad: true)
     }
 
-    package static func encodeURL(_ bytes: some Collection<UInt8>) -> String {
+    @_spi(Engine) public static func encodeURL(_ bytes: some Collection<UInt8>) -> String {
         encode(Array(bytes), alphabet: urlAlphabet, pad: false)
     }
 
@@ -33,7 +33,7 @@ package enum Base64 {
     }
 
     /// Decodes either alphabet, with or without padding; ignores ASCII whitespace (PEM bodies wrap lines).
-    package static func decode(_ text: some StringProtocol) -> [UInt8]? {
+    @_spi(Engine) public static func decode(_ text: some StringProtocol) -> [UInt8]? {
         var out = [UInt8]()
         var accumulator: UInt32 = 0
         var bits = 0

@@ -1,25 +1,25 @@
 import CClawOpenSSL
 
 /// A failure inside OpenSSL, carrying the operation and OpenSSL's own reason.
-package struct CryptoError: Error, CustomStringConvertible, Sendable {
-    package let operation: String
-    package let reason: String
+@_spi(Engine) public struct CryptoError: Error, CustomStringConvertible, Sendable {
+    @_spi(Engine) public let operation: String
+    @_spi(Engine) public let reason: String
 
     init(_ operation: String) {
         self.operation = operation
         self.reason = CryptoError.drainOpenSSLErrors()
     }
 
-    package var description: String {
+    @_spi(Engine) public var description: String {
         reason.isEmpty ? "\(operation) failed" : "\(operation) failed: \(reason)"
     }
 
     /// Empties OpenSSL's thread-local error queue and returns its most recent entry as text.
-    package static func drainOpenSSLErrors() -> String { drainOpenSSLErrorQueue().text }
+    @_spi(Engine) public static func drainOpenSSLErrors() -> String { drainOpenSSLErrorQueue().text }
 
     /// Empties OpenSSL's thread-local error queue: every packed code, oldest first (for callers that
     /// tell reasons apart by number), and the most recent entry as text.
-    package static func drainOpenSSLErrorQueue() -> (codes: [UInt], text: String) {
+    @_spi(Engine) public static func drainOpenSSLErrorQueue() -> (codes: [UInt], text: String) {
         var codes: [UInt] = []
         while true {
             let code = ERR_get_error()

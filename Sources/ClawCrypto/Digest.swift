@@ -1,13 +1,13 @@
 import CClawOpenSSL
 
 /// One-shot message digests from OpenSSL.
-package enum Digest {
-    package static func sha256(_ bytes: some Collection<UInt8>) -> [UInt8] {
+@_spi(Engine) public enum Digest {
+    @_spi(Engine) public static func sha256(_ bytes: some Collection<UInt8>) -> [UInt8] {
         digest(bytes, EVP_sha256(), length: 32)
     }
 
     /// SHA-1 is only used where RFC 6455 requires it (the `Sec-WebSocket-Accept` key).
-    package static func sha1(_ bytes: some Collection<UInt8>) -> [UInt8] {
+    @_spi(Engine) public static func sha1(_ bytes: some Collection<UInt8>) -> [UInt8] {
         digest(bytes, EVP_sha1(), length: 20)
     }
 
@@ -25,10 +25,10 @@ package enum Digest {
 }
 
 /// Lowercase hexadecimal text of bytes, and back.
-package enum Hex {
+@_spi(Engine) public enum Hex {
     private static let digits = Array("0123456789abcdef".utf8)
 
-    package static func encode(_ bytes: some Collection<UInt8>) -> String {
+    @_spi(Engine) public static func encode(_ bytes: some Collection<UInt8>) -> String {
         var out = [UInt8]()
         out.reserveCapacity(bytes.count * 2)
         for byte in bytes {
@@ -39,7 +39,7 @@ package enum Hex {
     }
 
     /// Accepts upper- or lowercase digits and optional `:` separators (as in certificate fingerprints).
-    package static func decode(_ text: String) -> [UInt8]? {
+    @_spi(Engine) public static func decode(_ text: String) -> [UInt8]? {
         var out = [UInt8]()
         var high: UInt8? = nil
         for c in text.utf8 {

@@ -1,7 +1,7 @@
 import CClawOpenSSL
 
 /// An Ed25519 private key held by OpenSSL, with the operations device identity needs.
-package final class Ed25519PrivateKey: @unchecked Sendable {
+@_spi(Engine) public final class Ed25519PrivateKey: @unchecked Sendable {
     // Immutable after init; OpenSSL keys may be used from several threads for signing.
     fileprivate let pkey: OpaquePointer
 
@@ -9,7 +9,7 @@ package final class Ed25519PrivateKey: @unchecked Sendable {
     deinit { EVP_PKEY_free(pkey) }
 
     /// A fresh key from OpenSSL's CSPRNG.
-    package static func generate() throws(CryptoError) -> Ed25519PrivateKey {
+    @_spi(Engine) public static func generate() throws(CryptoError) -> Ed25519PrivateKey {
         guard let ctx = EVP_PKEY_CTX_new_id(EVP_PKEY_ED25519, nil) else { throw CryptoError("Ed25519 key generation") }
         defer { EVP_PKEY_CTX_free(ctx) }
         var key: OpaquePointer? = nil
@@ -20,7 +20,7 @@ package final class Ed25519PrivateKey: @unchecked Sendable {
     }
 
     /// From the raw 32-byte seed (the Apple apps' storage format).
-    package init(rawRepresentation raw: [UInt8]) throws(CryptoError) {
+    @_spi(Engine) public init(rawRepresentation raw: [UInt8]) throws(CryptoError) {
         guard raw.count == 32, let key = EVP_PKEY_new_raw_private_key_ex(nil, "ED25519", nil, raw, raw.count) else {
             throw CryptoError("Ed25519 private key import")
         }
@@ -30,7 +30,7 @@ package final class Ed25519PrivateKey: @unchecked Sendable {
     /// From a PKCS#8 `-----BEGIN PRIVATE KEY-----` PEM (the official `device.json` format).
     /// The usual fixed layout is read by `Ed25519PEM` and imported raw; anything else goes through
     /// OpenSSL's generic decoder, which is ~50x slower.
-    package convenience init(pem: String) throws(CryptoError) {
+    @_spi(Engine) public convenience init(pem: String) throws(CryptoError) {
         if let raw = Ed25519PEM.rawPrivateKey(pem: pem) {
             try self.init(rawRepresentation: raw)
         } else {
@@ -54,14 +54,14 @@ package final class Ed25519PrivateKey: @unchecked Sendable {
         pkey = loaded
     }
 
-    package var rawRepresentation: [UInt8] {
+    @_spi(Engine) public var rawRepresentation: [UInt8] {
         var out = [UInt8](repeating: 0, count: 32)
         var length = 32
         precondition(EVP_PKEY_get_raw_private_key(pkey, &out, &length) == 1 && length == 32)
         return out
     }
 
-    package var publicKey: Ed25519PublicKey {
+    @_spi(Engine) public var publicKey: Ed25519PublicKey {
         var out = [UInt8](repeating: 0, count: 32)
         var length = 32
         precondition(EVP_PKEY_get_raw_public_key(pkey, &out, &length) == 1 && length == 32)
@@ -70,12 +70,12 @@ package final class Ed25519PrivateKey: @unchecked Sendable {
     }
 
     /// PKCS#8 PEM, as Node's `crypto.generateKeyPairSync("ed25519")` writes it.
-    package var pem: String {
+    @_spi(Engine) public var pem: String {
         withMemoryBIO { PEM_write_bio_PrivateKey($0, pkey, nil, nil, 0, nil, nil) }
     }
 
     /// The 64-byte Ed25519 signature of `message`.
-    package func signature(for message: some Collection<UInt8>) throws(CryptoError) -> [UInt8] {
+    @_spi(Engine) public func signature(for message: some Collection<UInt8>) throws(CryptoError) -> [UInt8] {
         guard let ctx = EVP_MD_CTX_new() else { throw CryptoError("Ed25519 signing") }
         defer { EVP_MD_CTX_free(ctx) }
         let input = Array(message)
@@ -89,11 +89,11 @@ package final class Ed25519PrivateKey: @unchecked Sendable {
 }
 
 /// An Ed25519 public key.
-package final class Ed25519PublicKey: @unchecked Sendable {
+@_spi(Engine) public final class Ed25519PublicKey: @unchecked Sendable {
     fileprivate let pkey: OpaquePointer
-    package let rawRepresentation: [UInt8]
+    @_spi(Engine) public let rawRepresentation: [UInt8]
 
-    package init(rawRepresentation raw: [UInt8]) throws(CryptoError) {
+    @_spi(Engine) public init(rawRepresentation raw: [UInt8]) throws(CryptoError) {
         guard raw.count == 32, let key = EVP_PKEY_new_raw_public_key_ex(nil, "ED25519", nil, raw, raw.count) else {
             throw CryptoError("Ed25519 public key import")
         }
@@ -103,7 +103,7 @@ package final class Ed25519PublicKey: @unchecked Sendable {
 
     /// From an SPKI `-----BEGIN PUBLIC KEY-----` PEM: the fixed Ed25519 layout directly, anything else
     /// through OpenSSL's generic decoder.
-    package convenience init(pem: String) throws(CryptoError) {
+    @_spi(Engine) public convenience init(pem: String) throws(CryptoError) {
         if let raw = Ed25519PEM.rawPublicKey(pem: pem) {
             try self.init(rawRepresentation: raw)
         } else {
@@ -132,11 +132,11 @@ package final class Ed25519PublicKey: @unchecked Sendable {
     deinit { EVP_PKEY_free(pkey) }
 
     /// SPKI PEM, as Node's `publicKey.export({type:"spki",format:"pem"})` writes it.
-    package var pem: String {
+    @_spi(Engine) public var pem: String {
         withMemoryBIO { PEM_write_bio_PUBKEY($0, pkey) }
     }
 
-    package func isValidSignature(_ signature: [UInt8], for message: some Collection<UInt8>) -> Bool {
+    @_spi(Engine) public func isValidSignature(_ signature: [UInt8], for message: some Collection<UInt8>) -> Bool {
         guard signature.count == 64, let ctx = EVP_MD_CTX_new() else { return false }
         defer { EVP_MD_CTX_free(ctx) }
         let input = Array(message)

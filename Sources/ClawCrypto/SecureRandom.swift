@@ -3,8 +3,8 @@ import CClawOpenSSL
 /// Cryptographically secure random bytes: the kernel's CSPRNG (getrandom(2)), or OpenSSL's when that
 /// call is unavailable. (A process needs a few dozen random bytes; seeding OpenSSL's DRBG for them
 /// cost more than a third of a one-shot command's own work.)
-package enum SecureRandom {
-    package static func bytes(_ count: Int) -> [UInt8] {
+@_spi(Engine) public enum SecureRandom {
+    @_spi(Engine) public static func bytes(_ count: Int) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: count)
         guard count > 0 else { return out }
         let ok = out.withUnsafeMutableBytes { buffer in
@@ -17,7 +17,7 @@ package enum SecureRandom {
     }
 
     /// A random (version 4) UUID in its lowercase 8-4-4-4-12 text form.
-    package static func uuid() -> String {
+    @_spi(Engine) public static func uuid() -> String {
         var b = bytes(16)
         b[6] = (b[6] & 0x0f) | 0x40
         b[8] = (b[8] & 0x3f) | 0x80

@@ -1,5 +1,5 @@
-import ClawJSON
-import ClawProtocol
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawProtocol
 
 /// One run of the agent, started by `GatewayConnection.send`: an async sequence of the reply as it
 /// grows, in the run's own order (`seq`), ending after the final reply. A run that ends aborted or

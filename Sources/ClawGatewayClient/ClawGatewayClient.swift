@@ -1,7 +1,7 @@
 // ClawGatewayClient: the async, Sendable client of the OpenClaw Gateway. One import gives the whole
-// API; the layers underneath are this package's own business (`package` access), never part of it.
-import ClawState
-import ClawProtocol
+// API; the layers underneath are this package's own business (SPI, `@_spi(Engine)`), never part of it.
+@_spi(Engine) import ClawState
+@_spi(Engine) import ClawProtocol
 
 /// A credential that never shows itself: printing, interpolating or dumping one gives `<redacted>`.
 public struct Secret: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {

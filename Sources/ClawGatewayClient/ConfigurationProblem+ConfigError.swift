@@ -1,4 +1,4 @@
-import ClawState
+@_spi(Engine) import ClawState
 
 extension GatewayClientError {
     /// The official configuration cannot be used: its problem and the sentence the CLI would give,

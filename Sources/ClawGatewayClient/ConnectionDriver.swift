@@ -1,8 +1,8 @@
-import ClawSystem
-import ClawJSON
-import ClawProtocol
-import ClawState
-import ClawSession
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawProtocol
+@_spi(Engine) import ClawState
+@_spi(Engine) import ClawSession
 
 /// One gateway connection driven by a thread of its own: the same single-threaded session and poll
 /// loop as the CLI (connect, keepalive, frames), with async callers handing it work through a queue

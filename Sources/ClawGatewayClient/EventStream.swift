@@ -1,4 +1,4 @@
-import ClawSystem
+@_spi(Engine) import ClawSystem
 
 /// The events of one subscription, in the order the gateway sent them, as an async sequence with
 /// back-pressure: when its consumer falls `limit` events behind, the connection stops taking frames

@@ -1,5 +1,5 @@
-import ClawSystem
-import ClawSession
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawSession
 
 /// A client that stays connected: `run()` connects, keeps the link alive, reconnects with backoff
 /// when it is lost, subscribes again to the feeds its users asked for, and closes when its task is

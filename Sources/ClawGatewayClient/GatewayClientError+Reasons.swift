@@ -1,7 +1,7 @@
-import ClawSystem
-import ClawProtocol
-import ClawState
-import ClawSession
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawProtocol
+@_spi(Engine) import ClawState
+@_spi(Engine) import ClawSession
 
 // The engine's typed reasons turned into the library's error: one place, so every path (init(url:),
 // official(), the SSH route, a reconnect) gives the same code and the same retry rule.

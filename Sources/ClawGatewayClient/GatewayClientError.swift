@@ -1,4 +1,4 @@
-import ClawSession
+@_spi(Engine) import ClawSession
 
 /// Why a connection, a request or a run failed: a `code` to decide on, one sentence to show, and the
 /// details that code carries. New codes may come in any release, so compare codes rather than

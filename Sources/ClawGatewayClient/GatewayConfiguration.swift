@@ -1,9 +1,9 @@
-import ClawSystem
-import ClawCrypto
-import ClawTransport
-import ClawProtocol
-import ClawState
-import ClawSession
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawCrypto
+@_spi(Engine) import ClawTransport
+@_spi(Engine) import ClawProtocol
+@_spi(Engine) import ClawState
+@_spi(Engine) import ClawSession
 
 /// Everything a connection needs: where the gateway is, how to prove who we are, how to present
 /// ourselves, and the timing of keepalive and reconnects. A value: build one, copy it, change it.

@@ -1,6 +1,6 @@
-import ClawCrypto
-import ClawJSON
-import ClawProtocol
+@_spi(Engine) import ClawCrypto
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawProtocol
 
 /// One authenticated connection to a gateway, for a job that connects, does its work and leaves (a
 /// cron job, a script). It does not reconnect: for a program that stays connected, use `GatewayClient`.

@@ -1,5 +1,5 @@
-import ClawJSON
-import ClawProtocol
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawProtocol
 
 /// One event the gateway pushed (`{"type":"event",…}`): `chat` deltas, `agent` progress, `tick`,
 /// `presence`, `sessions.changed`, `shutdown`, and any name this library has never heard of.

@@ -1,4 +1,4 @@
-import ClawJSON
+@_spi(Engine) import ClawJSON
 
 /// The engine's JSON value: what the driver sends and receives; `JSONValue` wraps it at the API's edge.
 typealias RawJSON = ClawJSON.JSONValue

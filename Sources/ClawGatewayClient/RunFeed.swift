@@ -1,6 +1,6 @@
-import ClawSystem
-import ClawJSON
-import ClawProtocol
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawProtocol
 
 /// The queue behind a `ChatRun`: the I/O thread applies each of the run's events to the reply as it
 /// arrives, and keeps at most one update the reader has not taken yet, merging the next ones into it.

@@ -1,4 +1,4 @@
-import ClawCrypto
+@_spi(Engine) import ClawCrypto
 
 /// One simulator option: its names, the placeholder of its value (none for a switch), its help lines and
 /// what it does to the options. The parser and `--help`'s option list both come from `SimulatorFlag.all`,

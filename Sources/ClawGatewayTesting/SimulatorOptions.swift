@@ -1,4 +1,4 @@
-import ClawCrypto
+@_spi(Engine) import ClawCrypto
 
 /// How the scripted agent answers a `chat.send`.
 enum ReplyMode: Sendable, Equatable {

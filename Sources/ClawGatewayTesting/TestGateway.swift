@@ -1,3 +1,4 @@
+@_spi(Engine) import ClawSystem
 /// The gateway simulator started in-process, for tests: what `openclaw-gateway-sim` runs, configured
 /// in code, on a free loopback port unless told otherwise.
 ///

@@ -1,4 +1,4 @@
-import ClawSystem
+@_spi(Engine) import ClawSystem
 
 /// The scanner's fast path: one loop with its position in a register, for the frames a gateway sends
 /// (compact JSON, ASCII member names, routing strings without escapes, nesting under 63 levels). It

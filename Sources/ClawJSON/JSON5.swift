@@ -1,11 +1,12 @@
+
 /// A JSON5 reader for OpenClaw's `openclaw.json`.
 ///
 /// Accepts comments, trailing commas, identifier keys, single-quoted strings, hex numbers, leading `+`,
 /// leading or trailing decimal points, line continuations and the extra escapes; produces the same `JSONValue`
 /// as strict JSON (numbers normalised to valid JSON text: `0x1F` → `31`, `.5` → `0.5`, `5.` → `5`).
 /// `Infinity` and `NaN` are rejected: no config value needs them and JSON cannot carry them.
-package enum JSON5 {
-    package static func parse(
+@_spi(Engine) public enum JSON5 {
+    @_spi(Engine) public static func parse(
         _ bytes: [UInt8], maxDepth: Int = 256, rejectDuplicateKeys: Bool = false
     ) throws(JSONError) -> JSONValue {
         let result = bytes.withUnsafeBufferPointer { buffer in
@@ -28,7 +29,7 @@ package enum JSON5 {
         }
     }
 
-    package static func parse(_ text: String, maxDepth: Int = 256, rejectDuplicateKeys: Bool = false)
+    @_spi(Engine) public static func parse(_ text: String, maxDepth: Int = 256, rejectDuplicateKeys: Bool = false)
         throws(JSONError) -> JSONValue
     {
         try parse(Array(text.utf8), maxDepth: maxDepth, rejectDuplicateKeys: rejectDuplicateKeys)

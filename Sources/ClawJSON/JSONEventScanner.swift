@@ -1,23 +1,23 @@
-import ClawSystem
+@_spi(Engine) import ClawSystem
 
 /// Validates a frame as strict JSON and picks out its top-level routing fields, so `watch` can route,
 /// filter and check sequence numbers, then print the frame bytes as received without a full parse.
-package enum JSONEventScanner {
+@_spi(Engine) public enum JSONEventScanner {
     /// Scans one JSON object; the whole input is validated exactly as `JSONValue.parse` would.
     /// The first of duplicate top-level members wins, as in `JSONObject`'s subscript.
-    package static func scan(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = 256) throws(JSONError) -> JSONFrameHeader {
+    @_spi(Engine) public static func scan(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = 256) throws(JSONError) -> JSONFrameHeader {
         JSONFrameHeader(try fields(bytes, maxDepth: maxDepth), bytes: bytes)
     }
 
     /// The same scan, leaving the strings in the input (see `ScannedFrame`).
-    package static func fields(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = 256) throws(JSONError) -> ScannedFrame {
+    @_spi(Engine) public static func fields(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = 256) throws(JSONError) -> ScannedFrame {
         var fields = ScannedFrame()
         try scan(bytes, into: &fields, maxDepth: maxDepth)
         return fields
     }
 
     /// The same, into `fields` (which must be fresh): a frame is ~200 bytes, not copied on the way.
-    package static func scan(_ bytes: UnsafeRawBufferPointer, into fields: inout ScannedFrame, maxDepth: Int = 256) throws(JSONError) {
+    @_spi(Engine) public static func scan(_ bytes: UnsafeRawBufferPointer, into fields: inout ScannedFrame, maxDepth: Int = 256) throws(JSONError) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { throw JSONError("empty input", offset: 0) }
         let start = base.assumingMemoryBound(to: UInt8.self)
         if FastFrameScanner.scan(start, count: bytes.count, maxDepth: maxDepth, into: &fields) { return }
@@ -25,7 +25,7 @@ package enum JSONEventScanner {
         fields = try reader.scanFrame()
     }
 
-    package static func scan(_ bytes: [UInt8], maxDepth: Int = 256) throws(JSONError) -> JSONFrameHeader {
+    @_spi(Engine) public static func scan(_ bytes: [UInt8], maxDepth: Int = 256) throws(JSONError) -> JSONFrameHeader {
         let result = bytes.withUnsafeBytes { buffer in
             Result { () throws(JSONError) -> JSONFrameHeader in try scan(buffer, maxDepth: maxDepth) }
         }

@@ -1,30 +1,30 @@
-import ClawSystem
+@_spi(Engine) import ClawSystem
 
 /// The routing fields of a gateway frame (`{"type":…,"event":…,"seq":…}`), read without building a tree.
-package struct JSONFrameHeader: Sendable, Equatable {
-    package var type: String?
-    package var event: String?
-    package var id: String?
-    package var method: String?
+@_spi(Engine) public struct JSONFrameHeader: Sendable, Equatable {
+    @_spi(Engine) public var type: String?
+    @_spi(Engine) public var event: String?
+    @_spi(Engine) public var id: String?
+    @_spi(Engine) public var method: String?
     /// The top-level `seq` when it is an integer that fits.
-    package var seq: Int64?
-    package var ok: Bool?
+    @_spi(Engine) public var seq: Int64?
+    @_spi(Engine) public var ok: Bool?
     /// Byte range of the top-level `payload` value in the scanned input, to parse only that part when needed.
-    package var payloadRange: Range<Int>?
+    @_spi(Engine) public var payloadRange: Range<Int>?
     /// `payload.runId`, `payload.sessionKey`, `payload.state` and `payload.seq` when the payload is an
     /// object holding them with those types: what `watch` filters and checks sequences on.
-    package var runId: String?
-    package var sessionKey: String?
-    package var state: String?
-    package var runSeq: Int64?
+    @_spi(Engine) public var runId: String?
+    @_spi(Engine) public var sessionKey: String?
+    @_spi(Engine) public var state: String?
+    @_spi(Engine) public var runSeq: Int64?
     /// Some member name anywhere in the frame is one `SecretKeyName.matches` accepts (escapes decoded):
     /// when false, the frame holds nothing to redact and can be printed as received.
-    package var hasSecretKey = false
+    @_spi(Engine) public var hasSecretKey = false
 
-    package init() {}
+    @_spi(Engine) public init() {}
 
     /// The strings of `scanned`, read from the bytes it was scanned from.
-    package init(_ scanned: ScannedFrame, bytes: UnsafeRawBufferPointer) {
+    @_spi(Engine) public init(_ scanned: ScannedFrame, bytes: UnsafeRawBufferPointer) {
         type = scanned.type?.string(in: bytes)
         event = scanned.event?.string(in: bytes)
         id = scanned.id?.string(in: bytes)

@@ -1,4 +1,4 @@
-import ClawSystem
+@_spi(Engine) import ClawSystem
 extension JSONValue {
     /// Parses one JSON text (RFC 8259) from UTF-8 bytes.
     ///
@@ -6,7 +6,7 @@ extension JSONValue {
     /// duplicate object members kept in order unless `rejectDuplicateKeys` is set. Nesting deeper than
     /// `maxDepth` containers is an error; the parser is iterative, so depth never costs stack. (Comparing,
     /// printing and freeing a tree do recurse: keep `maxDepth` in the hundreds for untrusted input.)
-    package static func parse(
+    @_spi(Engine) public static func parse(
         _ bytes: UnsafeRawBufferPointer, maxDepth: Int = 256, rejectDuplicateKeys: Bool = false
     ) throws(JSONError) -> JSONValue {
         guard let base = bytes.baseAddress, bytes.count > 0 else { throw JSONError("empty input", offset: 0) }
@@ -16,7 +16,7 @@ extension JSONValue {
         return try reader.parseDocument()
     }
 
-    package static func parse(
+    @_spi(Engine) public static func parse(
         _ bytes: [UInt8], maxDepth: Int = 256, rejectDuplicateKeys: Bool = false
     ) throws(JSONError) -> JSONValue {
         let result = bytes.withUnsafeBytes { buffer in
@@ -27,7 +27,7 @@ extension JSONValue {
         return try result.get()
     }
 
-    package static func parse(
+    @_spi(Engine) public static func parse(
         _ text: String, maxDepth: Int = 256, rejectDuplicateKeys: Bool = false
     ) throws(JSONError) -> JSONValue {
         var text = text

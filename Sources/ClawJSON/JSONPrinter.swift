@@ -1,10 +1,11 @@
+
 extension JSONValue {
     /// Appends the compact JSON text of this value (RFC 8259 escapes, numbers as written).
     ///
     /// Byte-identical to JavaScript's `JSON.stringify` for values it parsed: only `"`, `\` and control
     /// characters are escaped, `/` and non-ASCII are written raw. Number text is written as stored, so a
     /// `.number` built in code must hold valid JSON number text.
-    package func write(to output: inout [UInt8]) {
+    @_spi(Engine) public func write(to output: inout [UInt8]) {
         switch self {
         case .null: output.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
         case .bool(true): output.append(contentsOf: [0x74, 0x72, 0x75, 0x65])
@@ -31,21 +32,21 @@ extension JSONValue {
     }
 
     /// The compact JSON text of this value.
-    package var compactText: String {
+    @_spi(Engine) public var compactText: String {
         var out = [UInt8]()
         write(to: &out)
         return String(decoding: out, as: UTF8.self)
     }
 
     /// Indented text for people (`call -o text`): two spaces per level, like `JSON.stringify(v, null, 2)`.
-    package var prettyText: String {
+    @_spi(Engine) public var prettyText: String {
         var out = [UInt8]()
         writePretty(to: &out)
         return String(decoding: out, as: UTF8.self)
     }
 
     /// Appends the indented text (`prettyText`) of this value, starting at nesting level `level`.
-    package func writePretty(to output: inout [UInt8], level: Int = 0) {
+    @_spi(Engine) public func writePretty(to output: inout [UInt8], level: Int = 0) {
         switch self {
         case .array(let elements) where !elements.isEmpty:
             output.append(UInt8(ascii: "["))
@@ -79,7 +80,7 @@ extension JSONValue {
     }
 
     /// Appends `text` as a quoted JSON string, copying unescaped runs in one go.
-    package static func writeString(_ text: String, to output: inout [UInt8]) {
+    @_spi(Engine) public static func writeString(_ text: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { bytes in

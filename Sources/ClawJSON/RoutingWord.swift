@@ -1,11 +1,11 @@
-import ClawSystem
+@_spi(Engine) import ClawSystem
 
 /// The protocol's common routing words, recognised while scanning so that routing compares a byte,
 /// not a String (and a String for one is a literal: no allocation, no UTF-8 re-validation).
-package enum RoutingWord: UInt8, Sendable {
+@_spi(Engine) public enum RoutingWord: UInt8, Sendable {
     case other, res, req, event, chat, main, tick, delta, final, agent, error, health, status, aborted, shutdown
 
-    package var text: String? {
+    @_spi(Engine) public var text: String? {
         switch self {
         case .other: return nil
         case .res: return "res"

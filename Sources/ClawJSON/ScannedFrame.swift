@@ -1,15 +1,15 @@
-import ClawSystem
+@_spi(Engine) import ClawSystem
 
 /// Where a routing string sits in the scanned bytes: its contents between the quotes, whether they
 /// hold escapes (then the String is decoded again when asked for), and the routing word it is.
-package struct ScannedString: Sendable, Equatable {
-    package var start: Int
-    package var end: Int
-    package var escaped: Bool
-    package var word: RoutingWord
+@_spi(Engine) public struct ScannedString: Sendable, Equatable {
+    @_spi(Engine) public var start: Int
+    @_spi(Engine) public var end: Int
+    @_spi(Engine) public var escaped: Bool
+    @_spi(Engine) public var word: RoutingWord
 
     /// The string's value; `bytes` must be the buffer it was scanned from.
-    package func string(in bytes: UnsafeRawBufferPointer) -> String {
+    @_spi(Engine) public func string(in bytes: UnsafeRawBufferPointer) -> String {
         if let text = word.text { return text }
         let base = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
         if !escaped { return String(decoding: UnsafeBufferPointer(start: base + start, count: end - start), as: UTF8.self) }
@@ -20,7 +20,7 @@ package struct ScannedString: Sendable, Equatable {
     }
 
     /// True when the string's value is exactly `utf8` (compared on the bytes when it has no escapes).
-    package func equals(_ utf8: UnsafeBufferPointer<UInt8>, in bytes: UnsafeRawBufferPointer) -> Bool {
+    @_spi(Engine) public func equals(_ utf8: UnsafeBufferPointer<UInt8>, in bytes: UnsafeRawBufferPointer) -> Bool {
         if escaped {
             var value = string(in: bytes)
             return value.withUTF8 { $0.count == utf8.count && (utf8.count == 0 || Memory.equal($0.baseAddress!, utf8.baseAddress!, count: utf8.count)) }
@@ -31,22 +31,22 @@ package struct ScannedString: Sendable, Equatable {
 }
 
 /// What the scanner read, without a String: plain data, so a frame copies and frees it for nothing.
-package struct ScannedFrame: Sendable, Equatable {
-    package var type: ScannedString?
-    package var event: ScannedString?
-    package var id: ScannedString?
-    package var method: ScannedString?
-    package var seq: Int64?
-    package var ok: Bool?
-    package var payloadRange: Range<Int>?
-    package var runId: ScannedString?
-    package var sessionKey: ScannedString?
-    package var state: ScannedString?
-    package var runSeq: Int64?
+@_spi(Engine) public struct ScannedFrame: Sendable, Equatable {
+    @_spi(Engine) public var type: ScannedString?
+    @_spi(Engine) public var event: ScannedString?
+    @_spi(Engine) public var id: ScannedString?
+    @_spi(Engine) public var method: ScannedString?
+    @_spi(Engine) public var seq: Int64?
+    @_spi(Engine) public var ok: Bool?
+    @_spi(Engine) public var payloadRange: Range<Int>?
+    @_spi(Engine) public var runId: ScannedString?
+    @_spi(Engine) public var sessionKey: ScannedString?
+    @_spi(Engine) public var state: ScannedString?
+    @_spi(Engine) public var runSeq: Int64?
     /// See `JSONFrameHeader.hasSecretKey`.
-    package var hasSecretKey = false
+    @_spi(Engine) public var hasSecretKey = false
     /// The frame holds a raw line break (only possible as whitespace between tokens in valid JSON).
-    package var hasLineBreak = false
+    @_spi(Engine) public var hasLineBreak = false
 
-    package init() {}
+    @_spi(Engine) public init() {}
 }

@@ -1,9 +1,10 @@
+
 /// Which JSON member names hold secrets (tokens, passwords, keys). A JSON-level fact because the frame
 /// scanner notes such names while it validates (`JSONFrameHeader.hasSecretKey`); the protocol layer's
 /// `Redaction` replaces the strings under them.
-package enum SecretKeyName {
+@_spi(Engine) public enum SecretKeyName {
     /// Member names the protocol uses for secrets; `matches`'s rules accept all of them (and more).
-    package static let protocolNames: [String] = [
+    @_spi(Engine) public static let protocolNames: [String] = [
         "token", "password", "deviceToken", "bootstrapToken", "approvalRuntimeToken",
         "agentRuntimeIdentityToken", "privateKey", "privateKeyPem", "secret", "apiKey",
     ]
@@ -11,14 +12,14 @@ package enum SecretKeyName {
     /// ASCII case folding only, so a byte scan (`SecretFilter`) can find every such key.
     /// Every name in `protocolNames` matches one of these rules (a test checks); the check runs on the UTF-8 bytes
     /// (the generic `String.contains` cost ~40,000 instructions per key, a handshake has hundreds).
-    package static func matches(_ key: String) -> Bool {
+    @_spi(Engine) public static func matches(_ key: String) -> Bool {
         var key = key
         return key.withUTF8 { matches($0) }
     }
 
     /// The same test on a name's UTF-8 bytes (the frame scanner checks every member name with it):
     /// one pass that compares only where a needle's first letter is.
-    package static func matches(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    @_spi(Engine) public static func matches(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let n = bytes.count
         guard n >= 5, let p = bytes.baseAddress else { return false }  // "token" is the shortest match
         @inline(__always) func folded(_ k: Int) -> UInt8 {

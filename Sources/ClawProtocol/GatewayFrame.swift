@@ -1,11 +1,11 @@
-import ClawSystem
-import ClawJSON
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawJSON
 
 /// One frame received from the gateway: the bytes exactly as they arrived, what kind of
 /// frame it is, and its routing fields. The full JSON tree is built only when asked for,
 /// so `watch` validates, filters and prints a frame without allocating one.
-package final class GatewayFrame {
-    package enum Kind: Sendable, Equatable {
+@_spi(Engine) public final class GatewayFrame {
+    @_spi(Engine) public enum Kind: Sendable, Equatable {
         case request(id: String, method: String)
         case response(id: String, ok: Bool)
         case event(name: String, seq: Int64?)
@@ -15,25 +15,25 @@ package final class GatewayFrame {
     }
 
     /// The message as received; printed as is when it is a single line.
-    package let raw: [UInt8]
-    package let kind: Kind
+    @_spi(Engine) public let raw: [UInt8]
+    @_spi(Engine) public let kind: Kind
     /// Top-level and payload routing fields, read while validating: where they are in `raw`.
-    package let fields: ScannedFrame
+    @_spi(Engine) public let fields: ScannedFrame
     /// The routing fields as Strings (made on each use: the hot paths read `fields`).
-    package var header: JSONFrameHeader { raw.withUnsafeBytes { JSONFrameHeader(fields, bytes: $0) } }
+    @_spi(Engine) public var header: JSONFrameHeader { raw.withUnsafeBytes { JSONFrameHeader(fields, bytes: $0) } }
 
     /// The parsed frame (built on first use).
-    package private(set) lazy var value: JSONValue = (try? JSONValue.parse(raw)) ?? .null
+    @_spi(Engine) public private(set) lazy var value: JSONValue = (try? JSONValue.parse(raw)) ?? .null
 
     /// Fails only for a message that is not a JSON object; any object becomes a frame.
-    package convenience init(message: [UInt8]) throws(UndecodableFrame) {
+    @_spi(Engine) public convenience init(message: [UInt8]) throws(UndecodableFrame) {
         try self.init(message: message, utf8Checked: true)
     }
 
     /// The same for a text message whose UTF-8 check the WebSocket layer left to the scanner
     /// (`utf8Checked` false): accepted, it is valid UTF-8 (strict JSON is); rejected, it is checked here
     /// and the error's `isInvalidUTF8` says whether the connection must end with 1007.
-    package init(message: [UInt8], utf8Checked: Bool) throws(UndecodableFrame) {
+    @_spi(Engine) public init(message: [UInt8], utf8Checked: Bool) throws(UndecodableFrame) {
         var scanned = ScannedFrame()
         var failure: JSONError? = nil
         let kind = message.withUnsafeBytes { buffer -> Kind? in
@@ -71,57 +71,57 @@ package final class GatewayFrame {
 
     /// A routing string of this frame (see `ScannedString`).
     @inline(__always)
-    package func string(_ scanned: ScannedString?) -> String? {
+    @_spi(Engine) public func string(_ scanned: ScannedString?) -> String? {
         guard let scanned else { return nil }
         if let text = scanned.word.text { return text }
         return raw.withUnsafeBytes { scanned.string(in: $0) }
     }
 
     /// `payload.runId`, `payload.sessionKey`, `payload.state` (see `JSONFrameHeader`).
-    package var runId: String? { string(fields.runId) }
-    package var sessionKey: String? { string(fields.sessionKey) }
-    package var state: String? { string(fields.state) }
+    @_spi(Engine) public var runId: String? { string(fields.runId) }
+    @_spi(Engine) public var sessionKey: String? { string(fields.sessionKey) }
+    @_spi(Engine) public var state: String? { string(fields.state) }
 
     /// True when `payload.runId` is exactly these UTF-8 bytes (no String made).
-    package func runId(is utf8: [UInt8]) -> Bool {
+    @_spi(Engine) public func runId(is utf8: [UInt8]) -> Bool {
         guard let runId = fields.runId else { return false }
         return raw.withUnsafeBytes { bytes in utf8.withUnsafeBufferPointer { runId.equals($0, in: bytes) } }
     }
 
     /// A `chat` or `agent` event (they carry `payload.runId` and a per-run `seq`), read from the routing word.
-    package var isRunEvent: Bool {
+    @_spi(Engine) public var isRunEvent: Bool {
         guard case .event = kind else { return false }
         let word = fields.event?.word
         return word == .chat || word == .agent
     }
 
     /// A `chat` event whose state ends its run (`ChatState.endsRun`), read from the routing words.
-    package var endsRun: Bool {
+    @_spi(Engine) public var endsRun: Bool {
         guard case .event = kind, fields.event?.word == .chat else { return false }
         let state = fields.state?.word
         return state == .final || state == .aborted || state == .error
     }
 
-    package var payload: JSONValue? { value["payload"] }
+    @_spi(Engine) public var payload: JSONValue? { value["payload"] }
 
-    package var responseID: String? { if case .response(let id, _) = kind { return id }; return nil }
-    package var eventName: String? { if case .event(let name, _) = kind { return name }; return nil }
+    @_spi(Engine) public var responseID: String? { if case .response(let id, _) = kind { return id }; return nil }
+    @_spi(Engine) public var eventName: String? { if case .event(let name, _) = kind { return name }; return nil }
 
     /// A failed response's error.
-    package var error: ErrorShape? {
+    @_spi(Engine) public var error: ErrorShape? {
         guard case .response(_, false) = kind else { return nil }
         return ErrorShape(value["error"] ?? .null)
     }
 
     /// The first of a two-stage answer (`payload.status == "accepted"`), which `--expect-final` skips.
-    package var isAcceptedAck: Bool {
+    @_spi(Engine) public var isAcceptedAck: Bool {
         guard case .response(_, true) = kind else { return false }
         return payload?["status"]?.stringValue == "accepted"
     }
 
     /// The frame as one line of NDJSON: the received bytes when they hold no line break,
     /// else the same value printed compactly (key order and number text survive either way).
-    package var line: [UInt8] {
+    @_spi(Engine) public var line: [UInt8] {
         if !fields.hasLineBreak { return raw }
         var out = [UInt8]()
         value.write(to: &out)
@@ -130,7 +130,7 @@ package final class GatewayFrame {
 }
 
 /// The kinds of frames a session skips instead of failing on (forward compatibility).
-package enum SkippedFrame: Sendable, Hashable, CaseIterable {
+@_spi(Engine) public enum SkippedFrame: Sendable, Hashable, CaseIterable {
     /// A text message that is not JSON.
     case notJSON
     /// JSON that is not an object.
@@ -142,12 +142,12 @@ package enum SkippedFrame: Sendable, Hashable, CaseIterable {
 }
 
 /// A message that is not a JSON object.
-package struct UndecodableFrame: Error, Sendable {
-    package let kind: SkippedFrame
+@_spi(Engine) public struct UndecodableFrame: Error, Sendable {
+    @_spi(Engine) public let kind: SkippedFrame
     /// The parser's reason, with its byte offset.
-    package let detail: String
+    @_spi(Engine) public let detail: String
     /// A text message the WebSocket layer left unchecked turned out not to be UTF-8 (see `GatewayFrame.init(message:utf8Checked:)`).
-    package var isInvalidUTF8 = false
+    @_spi(Engine) public var isInvalidUTF8 = false
 
     init(kind: SkippedFrame, detail: String, isInvalidUTF8: Bool = false) {
         self.kind = kind
@@ -157,8 +157,8 @@ package struct UndecodableFrame: Error, Sendable {
 }
 
 /// The gateway broke the protocol: exit status 6.
-package struct ProtocolError: Error, Sendable, CustomStringConvertible {
-    package let message: String
-    package init(_ message: String) { self.message = message }
-    package var description: String { message }
+@_spi(Engine) public struct ProtocolError: Error, Sendable, CustomStringConvertible {
+    @_spi(Engine) public let message: String
+    @_spi(Engine) public init(_ message: String) { self.message = message }
+    @_spi(Engine) public var description: String { message }
 }

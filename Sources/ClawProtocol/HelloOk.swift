@@ -1,25 +1,25 @@
-import ClawJSON
+@_spi(Engine) import ClawJSON
 /// What the client needs from `hello-ok` (docs/protocol.md §3.7).
-package struct HelloOk: Sendable {
+@_spi(Engine) public struct HelloOk: Sendable {
     /// The protocol generation the server speaks (3 or 4).
-    package var protocolVersion: Int
-    package var tickIntervalMs: Int
-    package var maxPayload: Int
+    @_spi(Engine) public var protocolVersion: Int
+    @_spi(Engine) public var tickIntervalMs: Int
+    @_spi(Engine) public var maxPayload: Int
     /// `snapshot.sessionDefaults.mainSessionKey`, e.g. `agent:main:main`.
-    package var mainSessionKey: String?
-    package var mainKey: String?
+    @_spi(Engine) public var mainSessionKey: String?
+    @_spi(Engine) public var mainKey: String?
     /// A device token the gateway issued for later connects (a secret: never print it).
-    package var deviceToken: String?
-    package var grantedScopes: [String]?
-    package var role: String?
-    package var serverVersion: String?
+    @_spi(Engine) public var deviceToken: String?
+    @_spi(Engine) public var grantedScopes: [String]?
+    @_spi(Engine) public var role: String?
+    @_spi(Engine) public var serverVersion: String?
     /// `server.connId`: this connection's id in the gateway's logs.
-    package var connectionID: String?
+    @_spi(Engine) public var connectionID: String?
     /// `policy.attachments`: the largest attachment (decoded bytes) chat.send accepts, and the largest image.
-    package var attachmentMaxBytes: Int?
-    package var attachmentMaxImageBytes: Int?
+    @_spi(Engine) public var attachmentMaxBytes: Int?
+    @_spi(Engine) public var attachmentMaxImageBytes: Int?
 
-    package init(payload: JSONValue) throws(ProtocolError) {
+    @_spi(Engine) public init(payload: JSONValue) throws(ProtocolError) {
         guard payload["type"]?.stringValue == "hello-ok" else { throw ProtocolError("connect succeeded without a hello-ok payload") }
         guard let version = payload["protocol"]?.intValue else { throw ProtocolError("hello-ok without a protocol version") }
         guard version == 3 || version == 4 else {
@@ -45,14 +45,14 @@ package struct HelloOk: Sendable {
 }
 
 /// Session key equivalences (docs/protocol.md §4).
-package enum SessionKey {
-    package static func isMain(_ key: String, mainSessionKey: String?, mainKey: String?) -> Bool {
+@_spi(Engine) public enum SessionKey {
+    @_spi(Engine) public static func isMain(_ key: String, mainSessionKey: String?, mainKey: String?) -> Bool {
         let main = mainKey ?? "main"
         return key == main || key == "main" || key == (mainSessionKey ?? "agent:main:\(main)")
     }
 
     /// True when two keys name the same session, given the gateway's main-session aliases.
-    package static func same(_ a: String, _ b: String, mainSessionKey: String?, mainKey: String?) -> Bool {
+    @_spi(Engine) public static func same(_ a: String, _ b: String, mainSessionKey: String?, mainKey: String?) -> Bool {
         a == b || (isMain(a, mainSessionKey: mainSessionKey, mainKey: mainKey)
                    && isMain(b, mainSessionKey: mainSessionKey, mainKey: mainKey))
     }

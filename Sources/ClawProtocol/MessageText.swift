@@ -1,9 +1,9 @@
-import ClawJSON
+@_spi(Engine) import ClawJSON
 /// The printable text of a transcript or `chat` event message (docs/protocol.md §4.1, §5.1): text parts exactly
 /// as sent, tool calls as `[tool NAME]`, images as `[image]`, thinking hidden.
-package enum MessageText {
+@_spi(Engine) public enum MessageText {
     /// The text of `message`, whose `content` is a string or an array of parts; "" when nothing is printable.
-    package static func text(of message: JSONValue?) -> String {
+    @_spi(Engine) public static func text(of message: JSONValue?) -> String {
         guard let message else { return "" }
         if let text = message.stringValue { return text }
         guard let content = message["content"] else { return message["text"]?.stringValue ?? "" }
@@ -36,7 +36,7 @@ package enum MessageText {
 
     /// `text(of:)`, or when that is empty a short placeholder so a listing never shows a blank message:
     /// `[tool result]`, `[thinking]`, `[attachment]`, `[error]`, `[aborted]` or `[empty]`.
-    package static func display(of message: JSONValue?) -> String {
+    @_spi(Engine) public static func display(of message: JSONValue?) -> String {
         let text = text(of: message)
         if !text.isEmpty { return text }
         let role = message?["role"]?.stringValue

@@ -1,5 +1,6 @@
+
 /// The Gateway protocol versions this client speaks: sent as `minProtocol`/`maxProtocol` in
 /// `connect`, and printed by `openclaw version`.
-package enum GatewayProtocol {
-    package static let supported: ClosedRange<Int> = 3...4
+@_spi(Engine) public enum GatewayProtocol {
+    @_spi(Engine) public static let supported: ClosedRange<Int> = 3...4
 }

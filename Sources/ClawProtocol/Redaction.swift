@@ -1,11 +1,11 @@
-import ClawJSON
+@_spi(Engine) import ClawJSON
 /// Removes secrets from frames before they are shown (`--trace`, `--raw`): every string under a member
 /// name `SecretKeyName` accepts.
-package enum Redaction {
-    package static let placeholder = "<redacted>"
+@_spi(Engine) public enum Redaction {
+    @_spi(Engine) public static let placeholder = "<redacted>"
 
     /// A copy of `value` with every secret string replaced by `<redacted>`.
-    package static func redact(_ value: JSONValue) -> JSONValue {
+    @_spi(Engine) public static func redact(_ value: JSONValue) -> JSONValue {
         switch value {
         case .object(var object):
             for index in object.members.indices {
@@ -25,7 +25,7 @@ package enum Redaction {
     }
 
     /// True when the frame contains anything `redact` would change (so raw bytes can be printed otherwise).
-    package static func containsSecret(_ value: JSONValue) -> Bool {
+    @_spi(Engine) public static func containsSecret(_ value: JSONValue) -> Bool {
         switch value {
         case .object(let object):
             return object.members.contains { member in

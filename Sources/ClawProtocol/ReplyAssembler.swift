@@ -1,21 +1,21 @@
-import ClawJSON
+@_spi(Engine) import ClawJSON
 /// One run's reply, built from its `chat` event payloads (docs/protocol.md §5.1) in per-run `seq` order, with a
 /// progress line from `status` and `agent` events (§5.2); each applied event returns an `Update` saying what changed.
 ///
 /// Feed it every `chat` and `agent` payload of the run: agent events fill the seq numbers between throttled chat
 /// deltas, so without them a `Gap` is reported at almost every delta.
-package struct ReplyAssembler: Sendable {
+@_spi(Engine) public struct ReplyAssembler: Sendable {
     /// How the run ended: `state` is `.final`, `.aborted` or `.error`, with the event's reasons as sent.
-    package struct End: Sendable, Equatable {
-        package var state: ChatState
-        package var stopReason: String?
-        package var errorMessage: String?
-        package var errorKind: String?
+    @_spi(Engine) public struct End: Sendable, Equatable {
+        @_spi(Engine) public var state: ChatState
+        @_spi(Engine) public var stopReason: String?
+        @_spi(Engine) public var errorMessage: String?
+        @_spi(Engine) public var errorKind: String?
         /// `errorDetail` of a run that failed at the provider: "provider anthropic, model m, HTTP 529".
-        package var providerDetail: String?
+        @_spi(Engine) public var providerDetail: String?
 
         /// The end an event with `payload` and `state` describes.
-        package init(state: ChatState, payload: JSONValue?) {
+        @_spi(Engine) public init(state: ChatState, payload: JSONValue?) {
             self.state = state
             stopReason = payload?[ChatField.stopReason]?.stringValue
             errorMessage = payload?[ChatField.errorMessage]?.stringValue
@@ -34,13 +34,13 @@ package struct ReplyAssembler: Sendable {
 
     /// Seq numbers `expected..<received` of this run never arrived (lost, or targeted at other connections).
     /// Snapshots (`message`) survive it; `deltaText`-only text may miss a piece until the next snapshot or the final.
-    package struct Gap: Sendable, Equatable {
-        package var expected: Int64
-        package var received: Int64
+    @_spi(Engine) public struct Gap: Sendable, Equatable {
+        @_spi(Engine) public var expected: Int64
+        @_spi(Engine) public var received: Int64
     }
 
     /// How the text changed from the previous `Update`'s text.
-    package enum Change: Sendable, Equatable {
+    @_spi(Engine) public enum Change: Sendable, Equatable {
         case none
         /// The new text is the old one plus these characters.
         case append(String)
@@ -50,30 +50,30 @@ package struct ReplyAssembler: Sendable {
 
     /// The outcome of one event. Output policy: on a TTY, write `.append` suffixes and redraw on `.redraw`;
     /// on a pipe, write `text` and a newline once `end` is set; with `--stream` on a pipe, use `AppendOnlyReply`.
-    package struct Update: Sendable, Equatable {
+    @_spi(Engine) public struct Update: Sendable, Equatable {
         /// The whole reply text so far.
-        package var text: String
-        package var change: Change
+        @_spi(Engine) public var text: String
+        @_spi(Engine) public var change: Change
         /// A status line such as "preparing workspace…", "thinking…" or "running read…"; nil while text flows.
-        package var progress: String?
+        @_spi(Engine) public var progress: String?
         /// Set when this event revealed missing seq numbers; the caller may warn on stderr.
-        package var gap: Gap?
+        @_spi(Engine) public var gap: Gap?
         /// Set only on the event that ended the run.
-        package var end: End?
+        @_spi(Engine) public var end: End?
     }
 
     /// The whole reply text so far.
-    package private(set) var text = ""
+    @_spi(Engine) public private(set) var text = ""
     /// The current status line, if any.
-    package private(set) var progress: String?
+    @_spi(Engine) public private(set) var progress: String?
     /// How the run ended; nil while it runs. Later events are ignored.
-    package private(set) var end: End?
+    @_spi(Engine) public private(set) var end: End?
     private var order = RunSeqOrder()
 
-    package init() {}
+    @_spi(Engine) public init() {}
 
     /// Applies one `chat` event payload: `delta` and the ending states change the text, `status` the progress line.
-    package mutating func apply(chat payload: JSONValue?) -> Update {
+    @_spi(Engine) public mutating func apply(chat payload: JSONValue?) -> Update {
         guard end == nil, let payload else { return unchanged() }
         let (fresh, gap) = order.admit(payload[ChatField.seq]?.int64Value, .chat)
         guard fresh else { return unchanged() }
@@ -99,7 +99,7 @@ package struct ReplyAssembler: Sendable {
     }
 
     /// Applies one `agent` event payload: it never changes the text, only the progress line (thinking, tool runs).
-    package mutating func apply(agent payload: JSONValue?) -> Update {
+    @_spi(Engine) public mutating func apply(agent payload: JSONValue?) -> Update {
         guard end == nil, let payload else { return unchanged() }
         let (fresh, gap) = order.admit(payload[ChatField.seq]?.int64Value, .agent)
         guard fresh else { return unchanged() }

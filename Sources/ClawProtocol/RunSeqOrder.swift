@@ -1,3 +1,4 @@
+
 /// Per-run `payload.seq` bookkeeping for one run's `chat` and `agent` events (docs/protocol.md §5.1, §5.2).
 /// The gateway gives a chat event the seq of the agent event that caused it, so the two families share numbers:
 /// duplicates are judged per family, gaps over both.

@@ -1,10 +1,10 @@
-import ClawSystem
-import ClawProtocol
-import ClawState
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawProtocol
+@_spi(Engine) import ClawState
 /// Every way a gateway command can fail, grouped as the CLI's exit statuses are. Cases carry
 /// reasons, not sentences: the caller words them (the CLI: `FailureMessages`). Text carried in a
 /// case describes what happened and never contains a secret.
-package enum GatewayError: Error, Sendable {
+@_spi(Engine) public enum GatewayError: Error, Sendable {
     /// The WebSocket upgrade failed, or a connection around the session (an SSH tunnel) could not be made (exit 3).
     case cannotConnect(String)
     /// No TCP or TLS connection to `url` (exit 3): `reason` is the transport's (the name did not resolve,
@@ -37,7 +37,7 @@ package enum GatewayError: Error, Sendable {
     /// Whether a reconnecting client (`watch`) should try again. An operator the access policy grants
     /// nothing yet is worth asking again later (access granted meanwhile applies without anyone acting
     /// on this side), though a one-shot command reports it as someone having to act.
-    package var isRetryable: Bool {
+    @_spi(Engine) public var isRetryable: Bool {
         switch self {
         case .cannotConnect, .connectFailed, .upgradeRejected, .connectionLost, .timedOut, .handshakeTimedOut, .handshakeStepTimedOut, .unavailable: return true
         case .authenticationFailed(.accessDenied, _): return true
@@ -47,14 +47,14 @@ package enum GatewayError: Error, Sendable {
 
     /// The TCP connect was refused: nothing listens at the address (yet). The socket's errno, kept
     /// from the connect to here.
-    package var isConnectionRefused: Bool {
+    @_spi(Engine) public var isConnectionRefused: Bool {
         guard case .connectFailed(_, _, .connect(_, _, let error)) = self else { return false }
         return error.isConnectionRefused
     }
 }
 
 /// Why the gateway refused to let us in, as its error codes say (docs/protocol.md §3.5).
-package enum AuthFailure: Sendable, Equatable {
+@_spi(Engine) public enum AuthFailure: Sendable, Equatable {
     /// This client's own device identity cannot be read or made (nothing was sent).
     case identityUnusable(IdentityError)
     case deviceIdentityRequired
@@ -83,7 +83,7 @@ package enum AuthFailure: Sendable, Equatable {
 extension GatewayError {
     /// How long a starting, suspended or restarting gateway asked us to wait before trying again
     /// (nil for an `UNAVAILABLE` that is not worth waiting out).
-    package var retryAfterSeconds: Double? {
+    @_spi(Engine) public var retryAfterSeconds: Double? {
         guard case .unavailable(_, let retryAfterMs?) = self else { return nil }
         return Double(max(retryAfterMs, 0)) / 1000
     }

@@ -1,16 +1,16 @@
-import ClawSystem
-import ClawJSON
-import ClawTransport
-import ClawProtocol
-import ClawState
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawTransport
+@_spi(Engine) import ClawProtocol
+@_spi(Engine) import ClawState
 /// An authenticated connection to a gateway: the `connect.challenge` handshake, then
 /// requests and the frames that answer them, on the caller's thread.
-package final class GatewaySession {
-    package let hello: HelloOk
+@_spi(Engine) public final class GatewaySession {
+    @_spi(Engine) public let hello: HelloOk
     /// The challenge event and the hello-ok response, redacted, for `--raw`.
-    package let handshakeFrames: [JSONValue]
+    @_spi(Engine) public let handshakeFrames: [JSONValue]
     /// Things worth telling the user that did not stop the session (e.g. a device token not saved).
-    package private(set) var warnings: [String] = []
+    @_spi(Engine) public private(set) var warnings: [String] = []
 
     private let socket: WebSocketConnection
     private let tracer: (@Sendable (TraceDirection, JSONValue) -> Void)?
@@ -21,27 +21,27 @@ package final class GatewaySession {
     // Both are read on every `receive` (the compiler hoists the reads to its start): no runtime
     // exclusivity check (two of them cost ~150 instructions per frame), as nothing holds either across a call.
     /// Fail (exit 6) on a frame the client does not understand instead of skipping it.
-    @exclusivity(unchecked) package var isStrict = false
+    @exclusivity(unchecked) @_spi(Engine) public var isStrict = false
     /// Told about every frame skipped for forward compatibility (never with `isStrict`).
-    @exclusivity(unchecked) package var onSkippedFrame: ((SkippedFrame) -> Void)?
+    @exclusivity(unchecked) @_spi(Engine) public var onSkippedFrame: ((SkippedFrame) -> Void)?
 
-    package var fileDescriptor: Int32 { socket.fileDescriptor }
-    package var hasBufferedInput: Bool { socket.hasBufferedInput }
+    @_spi(Engine) public var fileDescriptor: Int32 { socket.fileDescriptor }
+    @_spi(Engine) public var hasBufferedInput: Bool { socket.hasBufferedInput }
     /// False once the connection has ended (closed by either side, or failed).
-    package var isOpen: Bool { socket.isOpen }
+    @_spi(Engine) public var isOpen: Bool { socket.isOpen }
 
     /// Keeps the link alive while the caller cannot take frames (its output is blocked): reads what
     /// has arrived, answering the gateway's pings, and keeps up to `limit` bytes of messages for
     /// `receive`. False when it holds `limit` bytes or the connection has ended.
-    package func readAhead(limit: Int = GatewaySession.readAheadLimit) -> Bool { socket.readAhead(limit: limit) }
+    @_spi(Engine) public func readAhead(limit: Int = GatewaySession.readAheadLimit) -> Bool { socket.readAhead(limit: limit) }
 
     /// How much a blocked caller keeps for later: past it the link is left to the gateway's own
     /// slow-consumer limit, as a client that stops reading would be.
-    package static let readAheadLimit = 1024 * 1024
+    @_spi(Engine) public static let readAheadLimit = 1024 * 1024
 
     /// Connects and authenticates by `deadline`. A stored device token the gateway refuses is dropped
     /// (if it is still the one stored) and the handshake tried once more with the shared credentials.
-    package static func open(_ options: SessionOptions, deadline: Deadline) throws(GatewayError) -> GatewaySession {
+    @_spi(Engine) public static func open(_ options: SessionOptions, deadline: Deadline) throws(GatewayError) -> GatewaySession {
         defer { options.deviceAuthStore?.close() }  // the state database is not needed after the handshake
         var sent: String? = nil
         do throws(GatewayError) {
@@ -70,7 +70,7 @@ package final class GatewaySession {
 
     /// Sends a request and returns its id (`id`, or the next number); the answer arrives through `receive`.
     @discardableResult
-    package func send(method: String, params: JSONValue?, id chosen: String? = nil, deadline: Deadline) throws(GatewayError) -> String {
+    @_spi(Engine) public func send(method: String, params: JSONValue?, id chosen: String? = nil, deadline: Deadline) throws(GatewayError) -> String {
         let id = chosen ?? String(nextRequestNumber)
         if chosen == nil { nextRequestNumber += 1 }
         var frame: JSONObject = ["type": "req", "id": .string(id), "method": .string(method)]
@@ -83,7 +83,7 @@ package final class GatewaySession {
     /// The next frame, or nil when `deadline` passes first (`Deadline.now`: only what is already here).
     /// Messages that are not JSON objects are skipped and reported; frames of an unknown type and
     /// answers to no request of ours are reported and returned (for `--raw`), unless `isStrict`.
-    package func receive(deadline: Deadline) throws(GatewayError) -> GatewayFrame? {
+    @_spi(Engine) public func receive(deadline: Deadline) throws(GatewayError) -> GatewayFrame? {
         while true {
             // The UTF-8 check of a text message is left to the frame scanner, which accepts only strict
             // JSON, valid UTF-8 throughout (the same UTF8Sequence rules as the WebSocket layer's check).
@@ -123,11 +123,11 @@ package final class GatewaySession {
     }
 
     /// Sends a WebSocket ping (keepalive through NATs and proxies).
-    package func ping(deadline: Deadline) throws(GatewayError) {
+    @_spi(Engine) public func ping(deadline: Deadline) throws(GatewayError) {
         do { try socket.ping([], deadline: deadline) } catch { throw Self.map(error) }
     }
 
-    package func close(code: UInt16 = 1000, reason: String = "") {
+    @_spi(Engine) public func close(code: UInt16 = 1000, reason: String = "") {
         socket.close(code: code, reason: reason, deadline: .after(seconds: 1))
     }
 

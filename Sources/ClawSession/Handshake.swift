@@ -1,9 +1,9 @@
-import ClawSystem
-import ClawJSON
-import ClawCrypto
-import ClawTransport
-import ClawProtocol
-import ClawState
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawCrypto
+@_spi(Engine) import ClawTransport
+@_spi(Engine) import ClawProtocol
+@_spi(Engine) import ClawState
 
 /// One attempt at the connect handshake (docs/protocol.md §3): socket and upgrade, wait for
 /// `connect.challenge`, send a signed `connect`, read `hello-ok`.

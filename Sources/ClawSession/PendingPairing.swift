@@ -1,15 +1,15 @@
-import ClawSystem
-import ClawJSON
-import ClawTransport
-import ClawProtocol
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawTransport
+@_spi(Engine) import ClawProtocol
 
 /// A connect the gateway keeps open while an administrator decides on this device's pairing request:
 /// the client advertised `device-pairing-wait` and the refusal said `waitForResolution`. The decision
 /// comes as a `device.pair.resolved` event, after which the gateway closes the socket; after
 /// `approved` the client connects again and is paired (docs/protocol.md §3.5).
-package final class PendingPairing: @unchecked Sendable, Equatable {
+@_spi(Engine) public final class PendingPairing: @unchecked Sendable, Equatable {
     /// What the gateway decided, or how the wait ended without a decision.
-    package enum Decision: Sendable, Equatable {
+    @_spi(Engine) public enum Decision: Sendable, Equatable {
         case approved
         case rejected
         case expired
@@ -21,9 +21,9 @@ package final class PendingPairing: @unchecked Sendable, Equatable {
         case closed(code: UInt16?, reason: String)
     }
 
-    package let requestId: String?
+    @_spi(Engine) public let requestId: String?
     /// Why pairing is required (`not-paired`, `scope-upgrade`, …), as the gateway said.
-    package let reason: String?
+    @_spi(Engine) public let reason: String?
     private let socket: WebSocketConnection
     private let tracer: (@Sendable (TraceDirection, JSONValue) -> Void)?
 
@@ -37,16 +37,16 @@ package final class PendingPairing: @unchecked Sendable, Equatable {
 
     deinit { close() }
 
-    package static func == (a: PendingPairing, b: PendingPairing) -> Bool { a === b }
+    @_spi(Engine) public static func == (a: PendingPairing, b: PendingPairing) -> Bool { a === b }
 
     /// The socket, to poll with other descriptors.
-    package var fileDescriptor: Int32 { socket.fileDescriptor }
-    package var hasBufferedInput: Bool { socket.hasBufferedInput }
+    @_spi(Engine) public var fileDescriptor: Int32 { socket.fileDescriptor }
+    @_spi(Engine) public var hasBufferedInput: Bool { socket.hasBufferedInput }
 
     /// The decision, once it has arrived; nil when `deadline` passes first (`Deadline(nanoseconds: 0)`:
     /// only what is already here). Other frames are not ours to act on and are passed over; the
     /// client sends nothing while it waits (a request would end the wait).
-    package func decision(deadline: Deadline) throws(GatewayError) -> Decision? {
+    @_spi(Engine) public func decision(deadline: Deadline) throws(GatewayError) -> Decision? {
         while true {
             let message: WebSocketMessage?
             do { message = try socket.receive(deadline: deadline) } catch {
@@ -71,7 +71,7 @@ package final class PendingPairing: @unchecked Sendable, Equatable {
         }
     }
 
-    package func close() {
+    @_spi(Engine) public func close() {
         socket.close(code: 1000, reason: "", deadline: .after(seconds: 0.2))
     }
 }

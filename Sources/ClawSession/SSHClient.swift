@@ -1,13 +1,13 @@
-import ClawSystem
+@_spi(Engine) import ClawSystem
 
 /// The system's OpenSSH client. Like the official client, it is looked for only in directories the
 /// operating system manages, never through PATH, and used only when nobody but root can change it.
-package enum SSHClient {
+@_spi(Engine) public enum SSHClient {
     /// Where it is looked for, in order.
-    package static let systemLocations = ["/usr/bin/ssh", "/bin/ssh", "/usr/local/bin/ssh"]
+    @_spi(Engine) public static let systemLocations = ["/usr/bin/ssh", "/bin/ssh", "/usr/local/bin/ssh"]
 
     /// The first trusted client among `locations`, or nil.
-    package static func locate(in locations: [String] = systemLocations) -> String? {
+    @_spi(Engine) public static func locate(in locations: [String] = systemLocations) -> String? {
         locations.first(where: isTrusted)
     }
 

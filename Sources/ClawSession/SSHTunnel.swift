@@ -1,6 +1,6 @@
-import ClawSystem
-import ClawTransport
-import ClawState
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawTransport
+@_spi(Engine) import ClawState
 // The official client's tunnel (openclaw/openclaw src/infra/ssh-tunnel.ts `startSshPortForward`, and
 // src/gateway/client.ts `startSsh`, September 2026): the system ssh, found in system directories only; the
 // local end on the configured URL's port when that is free on 127.0.0.1, else on one the kernel picks;
@@ -14,13 +14,13 @@ import ClawState
 /// A running `ssh -N -L` port forward to a gateway (`gateway.remote.transport` ssh). Opened per
 /// connection attempt; the owner stops it (`stop`) when the connection ends, and `deinit` stops one
 /// still running, so no ssh outlives its tunnel.
-package final class SSHTunnel {
-    package let route: SSHRoute
+@_spi(Engine) public final class SSHTunnel {
+    @_spi(Engine) public let route: SSHRoute
     /// The forward's local end, on 127.0.0.1.
-    package let localPort: Int
+    @_spi(Engine) public let localPort: Int
     /// The ssh client that runs it.
-    package let executable: String
-    package let arguments: [String]
+    @_spi(Engine) public let executable: String
+    @_spi(Engine) public let arguments: [String]
     private let process: Subprocess
     /// ssh's stderr, read on its own thread for as long as ssh runs (its last `errorOutputLimit` bytes are kept).
     private let errorOutput: PipeDrain
@@ -29,7 +29,7 @@ package final class SSHTunnel {
     private var isStopped = false
     static let errorOutputLimit = 64 << 10
 
-    package var pid: Int32 { process.pid }
+    @_spi(Engine) public var pid: Int32 { process.pid }
 
     private init(route: SSHRoute, localPort: Int, executable: String, arguments: [String], process: Subprocess,
                  errorOutput: PipeDrain) {
@@ -47,7 +47,7 @@ package final class SSHTunnel {
     /// configured URL's port (what the official client tries first). The wait lasts at most
     /// `startTimeout` seconds (at least 0.25) and never past `deadline`; a readable `interruptDescriptor`
     /// (a signal's self-pipe) ends it. On any failure ssh has been stopped and reaped.
-    package static func open(
+    @_spi(Engine) public static func open(
         route: SSHRoute, preferredLocalPort: Int, environment: Environment, deadline: Deadline,
         startTimeout: Double = 10, interruptDescriptor: Int32? = nil,
         clientLocations: [String] = SSHClient.systemLocations
@@ -96,7 +96,7 @@ package final class SSHTunnel {
 
     /// ssh's arguments, in the official client's order. `-p` only when the target names a port (else
     /// ssh_config decides); `StrictHostKeyChecking=yes` unless the policy is `openssh`; `-i` as configured.
-    package static func arguments(route: SSHRoute, localPort: Int) -> [String] {
+    @_spi(Engine) public static func arguments(route: SSHRoute, localPort: Int) -> [String] {
         var arguments = ["-N", "-L", "127.0.0.1:\(localPort):127.0.0.1:\(route.remotePort)"]
         if let port = route.target.port { arguments += ["-p", String(port)] }
         arguments += ["-o", "ExitOnForwardFailure=yes", "-o", "BatchMode=yes",
@@ -152,10 +152,10 @@ package final class SSHTunnel {
 
     /// ssh's stderr so far (its last `errorOutputLimit` bytes) as lines: carriage returns and blank lines
     /// dropped, each line at most 300 characters.
-    package var errorLines: [String] { Self.lines(errorOutput.read(), from: 0) }
+    @_spi(Engine) public var errorLines: [String] { Self.lines(errorOutput.read(), from: 0) }
 
     /// What ssh wrote on stderr after the forward was ready (a refused channel, a lost server, …).
-    package var laterErrorLines: [String] { Self.lines(errorOutput.read(), from: outputAtStart) }
+    @_spi(Engine) public var laterErrorLines: [String] { Self.lines(errorOutput.read(), from: outputAtStart) }
 
     /// The lines of `output` from byte `offset` of everything ssh wrote; a line cut by what was not
     /// kept is left out, and so are the `debug1:`…`debug3:` lines a `LogLevel` in the user's ssh
@@ -178,15 +178,15 @@ package final class SSHTunnel {
     }
 
     /// How ssh ended, once it has (reaped then); nil while it runs.
-    package var termination: Subprocess.Termination? { process.checkTermination() }
+    @_spi(Engine) public var termination: Subprocess.Termination? { process.checkTermination() }
 
     /// Waits up to `seconds` for ssh to end; its termination, or nil while it still runs.
-    package func waitForExit(seconds: Double) -> Subprocess.Termination? {
+    @_spi(Engine) public func waitForExit(seconds: Double) -> Subprocess.Termination? {
         process.wait(until: .after(seconds: seconds))
     }
 
     /// Stops ssh: SIGTERM, SIGKILL after `grace` seconds if it is still running, then reaps it. Safe to repeat.
-    package func stop(grace: Double = 1.5) {
+    @_spi(Engine) public func stop(grace: Double = 1.5) {
         guard !isStopped else { return }
         isStopped = true
         // Already reaped: its process group number may belong to someone else now (ssh -N starts no children).
@@ -197,7 +197,7 @@ package final class SSHTunnel {
     /// `options` for a connection through this tunnel: the URL becomes `ws(s)://127.0.0.1:LOCAL` with the
     /// same path and query (so `Host` names the local end, as the official client's does), TLS keeps the
     /// configured host as the name to check, and device tokens are filed under the route's scope.
-    package func sessionOptions(_ options: SessionOptions) -> SessionOptions {
+    @_spi(Engine) public func sessionOptions(_ options: SessionOptions) -> SessionOptions {
         Self.tunnelledOptions(options, route: route, localPort: localPort)
     }
 

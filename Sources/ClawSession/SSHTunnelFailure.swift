@@ -1,8 +1,8 @@
-import ClawSystem
+@_spi(Engine) import ClawSystem
 
 /// Why an SSH tunnel could not be opened. Cases carry ssh's own stderr lines (`errorLines`): they
 /// say what went wrong on its side (host key, login, the forward, the network).
-package enum SSHTunnelFailure: Error, Sendable, Equatable {
+@_spi(Engine) public enum SSHTunnelFailure: Error, Sendable, Equatable {
     /// No trusted ssh client in the system directories.
     case clientNotFound(searched: [String])
     /// The client could not be started.
@@ -21,14 +21,14 @@ package enum SSHTunnelFailure: Error, Sendable, Equatable {
     case interrupted
 
     /// What ssh refused, recognised from its stderr.
-    package enum Refusal: Sendable, Equatable {
+    @_spi(Engine) public enum Refusal: Sendable, Equatable {
         /// The host key is unknown, or differs from the known one.
         case hostKey
         /// ssh could not log in (no key or password the server accepts).
         case authentication
     }
 
-    package var errorLines: [String] {
+    @_spi(Engine) public var errorLines: [String] {
         switch self {
         case .exited(_, let lines), .notListening(_, _, let lines), .listenerNotOwned(_, let lines), .timedOut(let lines):
             return lines
@@ -38,7 +38,7 @@ package enum SSHTunnelFailure: Error, Sendable, Equatable {
     }
 
     /// Set when ssh refused the host or the login: trying again will not help until someone acts.
-    package var refusal: Refusal? { Self.refusal(in: errorLines) }
+    @_spi(Engine) public var refusal: Refusal? { Self.refusal(in: errorLines) }
 
     static func refusal(in lines: [String]) -> Refusal? {
         let hostKey = ["Host key verification failed", "REMOTE HOST IDENTIFICATION HAS CHANGED", "host key is known for",

@@ -1,7 +1,7 @@
-import ClawSystem
-import ClawCrypto
-import ClawTransport
-import ClawState
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawCrypto
+@_spi(Engine) import ClawTransport
+@_spi(Engine) import ClawState
 
 extension SessionOptions {
     /// The one conversion from a resolved connection (flags, environment and config file, as
@@ -11,7 +11,7 @@ extension SessionOptions {
     /// what is theirs (scopes, capabilities, timeouts from flags, a tracer).
     ///
     /// `warn` receives what did not stop the conversion (an unreadable `NODE_EXTRA_CA_CERTS`).
-    package init(resolved: ResolvedConnection, clientVersion: String, environment: Environment,
+    @_spi(Engine) public init(resolved: ResolvedConnection, clientVersion: String, environment: Environment,
                 usesDeviceIdentity: Bool = true, warn: (String) -> Void = { _ in }) {
         self.init(url: resolved.url, clientVersion: clientVersion)
         urlOrigin = URLOrigin(source: resolved.urlSource, configPath: resolved.configPath)
@@ -53,7 +53,7 @@ extension SessionOptions {
 
     /// `OPENCLAW_HANDSHAKE_TIMEOUT_MS`: a positive whole number of milliseconds written with digits only;
     /// any other value is ignored, as the official client ignores it.
-    package static func handshakeTimeoutMilliseconds(_ environment: Environment) -> Int? {
+    @_spi(Engine) public static func handshakeTimeoutMilliseconds(_ environment: Environment) -> Int? {
         guard let text = environment["OPENCLAW_HANDSHAKE_TIMEOUT_MS"], !text.isEmpty, text.utf8.count <= 12,
               text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
               let value = Int(text), value > 0
@@ -63,7 +63,7 @@ extension SessionOptions {
 
     /// The system's trusted certificates as the official CLI (Node) sees them: the store, `SSL_CERT_FILE`
     /// and `SSL_CERT_DIR`, and `NODE_EXTRA_CA_CERTS` besides.
-    package static func systemTrust(_ environment: Environment, warn: (String) -> Void = { _ in }) -> CertificateTrust {
+    @_spi(Engine) public static func systemTrust(_ environment: Environment, warn: (String) -> Void = { _ in }) -> CertificateTrust {
         .system(environment: environment, extraBundles: nodeExtraCACertificates(environment, warn: warn).map { [$0] } ?? [])
     }
 

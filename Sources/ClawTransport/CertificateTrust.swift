@@ -1,5 +1,5 @@
-import ClawSystem
-import ClawCrypto
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawCrypto
 import CClawOpenSSL
 
 /// Where a `wss://` client finds the certificate authorities it trusts when no fingerprint is pinned.
@@ -12,15 +12,15 @@ import CClawOpenSSL
 ///   any distribution: the first *hashed* directory (`openssl rehash`; Debian, Ubuntu, Arch, openSUSE,
 ///   Alpine) is used alone, one certificate read as verification asks for it, since it holds what the
 ///   bundle holds; only without one is the first bundle file (Fedora, RHEL, CentOS, …) parsed whole.
-package struct CertificateTrust: Sendable, Equatable {
+@_spi(Engine) public struct CertificateTrust: Sendable, Equatable {
     /// PEM bundles that must load (a user named them).
-    package var extraBundles: [String]
+    @_spi(Engine) public var extraBundles: [String]
     /// PEM bundles parsed whole when a connection is made; unreadable ones are skipped.
-    package var bundles: [String]
+    @_spi(Engine) public var bundles: [String]
     /// Hashed directories, looked up one issuer at a time.
-    package var directories: [String]
+    @_spi(Engine) public var directories: [String]
 
-    package init(extraBundles: [String] = [], bundles: [String] = [], directories: [String] = []) {
+    @_spi(Engine) public init(extraBundles: [String] = [], bundles: [String] = [], directories: [String] = []) {
         self.extraBundles = extraBundles
         self.bundles = bundles
         self.directories = directories
@@ -44,7 +44,7 @@ package struct CertificateTrust: Sendable, Equatable {
     ]
 
     /// The system's store as `environment` and this machine's files describe it, plus `extraBundles`.
-    package static func system(environment: Environment, extraBundles: [String] = []) -> CertificateTrust {
+    @_spi(Engine) public static func system(environment: Environment, extraBundles: [String] = []) -> CertificateTrust {
         var trust = CertificateTrust(extraBundles: extraBundles)
         // Each directory is listed once: the search that finds it has already seen it is hashed.
         let hasHashedDirectory: Bool

@@ -1,19 +1,19 @@
-import ClawCrypto
+@_spi(Engine) import ClawCrypto
 import CClawOpenSSL
 /// How a `wss://` client checks the server.
-package struct TLSClientOptions: Sendable {
+@_spi(Engine) public struct TLSClientOptions: Sendable {
     /// Sent as SNI and checked against the certificate (unless pinned).
-    package var serverName: String
+    @_spi(Engine) public var serverName: String
     /// An extra PEM CA bundle, trusted in addition to `trust` (`--cacert`); it must load.
-    package var caBundlePath: String?
+    @_spi(Engine) public var caBundlePath: String?
     /// Where the trusted CAs come from; `nil` is the system's store as the process environment
     /// describes it (`CertificateTrust.system`).
-    package var trust: CertificateTrust?
+    @_spi(Engine) public var trust: CertificateTrust?
     /// SHA-256 of the leaf certificate (DER). When set, a matching certificate is accepted
     /// even if self-signed, and a different one is refused.
-    package var pinnedSHA256: [UInt8]?
+    @_spi(Engine) public var pinnedSHA256: [UInt8]?
 
-    package init(serverName: String, caBundlePath: String? = nil, trust: CertificateTrust? = nil, pinnedSHA256: [UInt8]? = nil) {
+    @_spi(Engine) public init(serverName: String, caBundlePath: String? = nil, trust: CertificateTrust? = nil, pinnedSHA256: [UInt8]? = nil) {
         self.serverName = serverName
         self.caBundlePath = caBundlePath
         self.trust = trust
@@ -22,8 +22,8 @@ package struct TLSClientOptions: Sendable {
 }
 
 /// Certificate fingerprints in the usual `AA:BB:…` form (fingerprints are public, safe to print).
-package enum TLSFingerprint {
-    package static func format(_ bytes: [UInt8]) -> String {
+@_spi(Engine) public enum TLSFingerprint {
+    @_spi(Engine) public static func format(_ bytes: [UInt8]) -> String {
         var out = ""
         for (i, pair) in Hex.encode(bytes).uppercased().utf8.chunked2().enumerated() {
             if i > 0 { out += ":" }
@@ -34,7 +34,7 @@ package enum TLSFingerprint {
 
     /// The official format: an optional `sha256:` prefix (any case), then 64 hex digits or 32
     /// colon-separated pairs; `nil` for anything else.
-    package static func parseSHA256(_ text: String) -> [UInt8]? {
+    @_spi(Engine) public static func parseSHA256(_ text: String) -> [UInt8]? {
         var body = Substring(text)
         if body.lowercased().hasPrefix("sha256:") { body = body.dropFirst(7) }
         let isHex = { (c: Character) in c.isASCII && c.isHexDigit }
@@ -60,7 +60,7 @@ private extension String.UTF8View {
 extension TLSFingerprint {
     /// SHA-256 of the DER of the first certificate in a PEM file (a local gateway's own certificate,
     /// to pin it); nil when the file cannot be read or holds no certificate.
-    package static func sha256(ofCertificateFile path: String) -> [UInt8]? {
+    @_spi(Engine) public static func sha256(ofCertificateFile path: String) -> [UInt8]? {
         guard let bio = BIO_new_file(path, "r") else { return nil }
         defer { BIO_free(bio) }
         guard let certificate = PEM_read_bio_X509(bio, nil, nil, nil) else {
@@ -74,14 +74,14 @@ extension TLSFingerprint {
 
 /// A header added to the WebSocket upgrade request (edge-auth headers for an identity-aware proxy).
 /// The value is a credential: `description` never shows it.
-package struct UpgradeHeader: Sendable, Equatable, CustomStringConvertible {
-    package let name: String
-    package let value: String
+@_spi(Engine) public struct UpgradeHeader: Sendable, Equatable, CustomStringConvertible {
+    @_spi(Engine) public let name: String
+    @_spi(Engine) public let value: String
 
-    package init(name: String, value: String) {
+    @_spi(Engine) public init(name: String, value: String) {
         self.name = name
         self.value = value
     }
 
-    package var description: String { "\(name): <redacted>" }
+    @_spi(Engine) public var description: String { "\(name): <redacted>" }
 }

@@ -1,12 +1,12 @@
-import ClawSystem
-import ClawCrypto
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawCrypto
 import CClawOpenSSL
 
 /// A certificate and key for the server side (the simulator's `--tls-cert`/`--tls-key`), shared by all connections.
-package final class TLSServerContext: @unchecked Sendable {
+@_spi(Engine) public final class TLSServerContext: @unchecked Sendable {
     let context: OpaquePointer
 
-    package init(certificatePath: String, keyPath: String) throws(TransportError) {
+    @_spi(Engine) public init(certificatePath: String, keyPath: String) throws(TransportError) {
         OpenSSLRuntime.prepareForTLS()
         ERR_clear_error()
         guard let context = SSL_CTX_new(TLS_server_method()) else {

@@ -1,23 +1,23 @@
-import ClawSystem
-import ClawCrypto
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawCrypto
 import CClawOpenSSL
 
 /// TLS over a TCP stream via OpenSSL, on the non-blocking socket: OpenSSL's WANT_READ/WANT_WRITE become
 /// `poll(2)` waits with deadlines. SSL calls are serialised by a lock that is never held while waiting,
 /// so one reader and one writer thread can share the stream.
-package final class TLSStream: ByteStream, @unchecked Sendable {
-    package let tcp: TCPStream
+@_spi(Engine) public final class TLSStream: ByteStream, @unchecked Sendable {
+    @_spi(Engine) public let tcp: TCPStream
     private let ssl: OpaquePointer
     private let lock = TransportLock()
     private var isClosed = false
     /// The last SSL_read wanted more from the socket: whatever OpenSSL still holds is a partial record.
     private var inputExhausted = false
     /// SHA-256 of the peer's leaf certificate (DER), when it sent one.
-    package private(set) var peerCertificateSHA256: [UInt8]? = nil
+    @_spi(Engine) public private(set) var peerCertificateSHA256: [UInt8]? = nil
     /// OpenSSL's packed error codes from the last failed call, to tell a peer that speaks no TLS from other failures.
     private var lastErrorCodes: [UInt] = []
 
-    package var fileDescriptor: Int32 { tcp.fileDescriptor }
+    @_spi(Engine) public var fileDescriptor: Int32 { tcp.fileDescriptor }
 
     /// OpenSSL's socket BIO writes with write(2) and so raises SIGPIPE; ours sends with MSG_NOSIGNAL.
     nonisolated(unsafe) private static let socketMethod: OpaquePointer? = openclaw_nosigpipe_method_new()
@@ -42,7 +42,7 @@ package final class TLSStream: ByteStream, @unchecked Sendable {
 
     deinit { SSL_free(ssl) }
 
-    package static func client(over tcp: TCPStream, options: TLSClientOptions, deadline: Deadline) throws(TransportError) -> TLSStream {
+    @_spi(Engine) public static func client(over tcp: TCPStream, options: TLSClientOptions, deadline: Deadline) throws(TransportError) -> TLSStream {
         let host = options.serverName
         OpenSSLRuntime.prepareForTLS()
         ERR_clear_error()
@@ -112,7 +112,7 @@ package final class TLSStream: ByteStream, @unchecked Sendable {
         return stream
     }
 
-    package static func server(over tcp: TCPStream, context: TLSServerContext, deadline: Deadline) throws(TransportError) -> TLSStream {
+    @_spi(Engine) public static func server(over tcp: TCPStream, context: TLSServerContext, deadline: Deadline) throws(TransportError) -> TLSStream {
         ERR_clear_error()
         guard let ssl = SSL_new(context.context) else {
             tcp.close()
@@ -176,19 +176,19 @@ package final class TLSStream: ByteStream, @unchecked Sendable {
 
     private static func isIPAddress(_ host: String) -> Bool { SocketAddress.isNumeric(host) }
 
-    package var hasBufferedInput: Bool {
+    @_spi(Engine) public var hasBufferedInput: Bool {
         // With read-ahead, whole records can wait in OpenSSL's buffer where poll cannot see them; once
         // SSL_read has asked for more, what is left there is incomplete and needs the socket anyway.
         lock.withLock { !isClosed && (SSL_pending(ssl) > 0 || (SSL_has_pending(ssl) == 1 && !inputExhausted)) }
     }
 
-    package func read(into buffer: UnsafeMutableRawBufferPointer, deadline: Deadline) throws(TransportError) -> Int {
+    @_spi(Engine) public func read(into buffer: UnsafeMutableRawBufferPointer, deadline: Deadline) throws(TransportError) -> Int {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
         let size = Int32(min(buffer.count, Int(Int32.max)))
         return Int(try perform("waiting for data", deadline: deadline, isRead: true) { ssl in SSL_read(ssl, base, size) })
     }
 
-    package func write(_ bytes: UnsafeRawBufferPointer, deadline: Deadline) throws(TransportError) {
+    @_spi(Engine) public func write(_ bytes: UnsafeRawBufferPointer, deadline: Deadline) throws(TransportError) {
         guard let base = bytes.baseAddress else { return }
         var offset = 0
         while offset < bytes.count {
@@ -243,7 +243,7 @@ package final class TLSStream: ByteStream, @unchecked Sendable {
     }
 
     /// Sends close_notify (best effort, without waiting) and closes the socket. Safe to call twice.
-    package func close() {
+    @_spi(Engine) public func close() {
         lock.withLock {
             if isClosed { return }
             isClosed = true

@@ -1,22 +1,22 @@
 import Synchronization
-import ClawSystem
-import ClawCrypto
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawCrypto
 
 /// A WebSocket connection in the client or the server role over any `ByteStream`.
 /// One thread may receive while another sends; sends are serialised internally.
-package final class WebSocketConnection: @unchecked Sendable {
-    package enum Role: Sendable { case client, server }
+@_spi(Engine) public final class WebSocketConnection: @unchecked Sendable {
+    @_spi(Engine) public enum Role: Sendable { case client, server }
 
-    package static let defaultMaxMessageSize = 25 * 1024 * 1024
+    @_spi(Engine) public static let defaultMaxMessageSize = 25 * 1024 * 1024
     private static let readCapacity = 64 * 1024
     private static let retainedWriteCapacity = 1024 * 1024
 
-    package let role: Role
+    @_spi(Engine) public let role: Role
     /// The TCP or TLS stream underneath (for its peer address, say).
-    package let stream: ByteStream
+    @_spi(Engine) public let stream: ByteStream
 
     /// The largest message accepted; bigger ones close the connection with 1009 before being buffered.
-    package var maxMessageSize: Int {
+    @_spi(Engine) public var maxMessageSize: Int {
         get { maxSize.load(ordering: .relaxed) }
         set { maxSize.store(newValue, ordering: .relaxed) }
     }
@@ -45,7 +45,7 @@ package final class WebSocketConnection: @unchecked Sendable {
 
     /// Server role: told of every pong received (the simulator's keepalive). Set before receiving starts,
     /// so no runtime exclusivity check: with one, every message paid for it (about 60 instructions).
-    @exclusivity(unchecked) package var onPong: (@Sendable ([UInt8]) -> Void)?
+    @exclusivity(unchecked) @_spi(Engine) public var onPong: (@Sendable ([UInt8]) -> Void)?
 
     // Read by every `receive` without a lock (the size limit, and whether the connection has ended).
     private let maxSize: Atomic<Int>
@@ -80,7 +80,7 @@ package final class WebSocketConnection: @unchecked Sendable {
     /// Client: TCP (and TLS for wss) connect, then the HTTP upgrade, all by `deadline`.
     /// `whileWaiting` runs once the upgrade request is sent, before its answer is read: work that
     /// can overlap the round trip.
-    package static func connect(
+    @_spi(Engine) public static func connect(
         url: WebSocketURL, tls: TLSClientOptions? = nil, headers: [UpgradeHeader] = [],
         maxMessageSize: Int = defaultMaxMessageSize, deadline: Deadline, whileWaiting: () -> Void = {}
     ) throws(WebSocketError) -> WebSocketConnection {
@@ -100,7 +100,7 @@ package final class WebSocketConnection: @unchecked Sendable {
     }
 
     /// Client: the HTTP upgrade on an already connected stream.
-    package static func upgrade(
+    @_spi(Engine) public static func upgrade(
         stream: ByteStream, url: WebSocketURL, headers: [UpgradeHeader] = [],
         maxMessageSize: Int = defaultMaxMessageSize, deadline: Deadline, whileWaiting: () -> Void = {}
     ) throws(WebSocketError) -> WebSocketConnection {
@@ -122,7 +122,7 @@ package final class WebSocketConnection: @unchecked Sendable {
     /// Returns the request path too. A bad request is answered with 400, the stream closed, and thrown.
     /// `admit` sees the request head first and may answer it instead with a whole HTTP response (a
     /// proxy's 302, say): that is written, the stream closed, and `upgradeRejected` thrown.
-    package static func accept(
+    @_spi(Engine) public static func accept(
         stream: ByteStream, maxMessageSize: Int = defaultMaxMessageSize, deadline: Deadline,
         admit: (HTTPHead) -> (status: Int, response: [UInt8])? = { _ in nil }
     ) throws(WebSocketError) -> (connection: WebSocketConnection, path: String) {
@@ -185,10 +185,10 @@ package final class WebSocketConnection: @unchecked Sendable {
 
     // MARK: Receiving
 
-    package var fileDescriptor: Int32 { stream.fileDescriptor }
+    @_spi(Engine) public var fileDescriptor: Int32 { stream.fileDescriptor }
 
     /// True when a complete message (or enough bytes for one) is already buffered.
-    package var hasBufferedInput: Bool {
+    @_spi(Engine) public var hasBufferedInput: Bool {
         guard readLock.tryLock() else { return false }
         defer { readLock.unlock() }
         if aheadStart < ahead.count { return true }
@@ -200,7 +200,7 @@ package final class WebSocketConnection: @unchecked Sendable {
     /// The next complete data message. Pings are answered and pongs skipped on the way.
     /// Returns `nil` if `deadline` passes first (`Deadline.now`: only what is already readable).
     /// A close frame is answered and then thrown as `.closed`.
-    package func receive(deadline: Deadline) throws(WebSocketError) -> WebSocketMessage? {
+    @_spi(Engine) public func receive(deadline: Deadline) throws(WebSocketError) -> WebSocketMessage? {
         readLock.lock()
         defer { readLock.unlock() }
         return try receiveLocked(deadline: deadline)
@@ -211,7 +211,7 @@ package final class WebSocketConnection: @unchecked Sendable {
     /// caller must then either have the bytes accepted by a strict parser that itself admits only valid
     /// UTF-8 (the JSON frame scanner), or else check them and, if they are not UTF-8, end the connection
     /// with `failInvalidText()` (1007), as `receive` would have.
-    package func receiveBytes(deadline: Deadline, utf8Checked: inout Bool) throws(WebSocketError) -> [UInt8]? {
+    @_spi(Engine) public func receiveBytes(deadline: Deadline, utf8Checked: inout Bool) throws(WebSocketError) -> [UInt8]? {
         readLock.lock()
         defer { readLock.unlock() }
         if hasAhead, let ahead = takeAhead() {  // checked when it was read ahead
@@ -229,12 +229,12 @@ package final class WebSocketConnection: @unchecked Sendable {
 
     /// Ends the connection for a text message `receiveBytes(deadline:utf8Checked:)` returned unchecked
     /// and the caller found not to be UTF-8: the 1007 close and the error `receive` would have thrown.
-    package func failInvalidText() -> WebSocketError {
+    @_spi(Engine) public func failInvalidText() -> WebSocketError {
         failProtocol(code: WebSocketCloseCode.invalidPayload, reason: "text message is not valid UTF-8")
     }
 
     /// Whether the connection is still usable: no close, error or local close has ended it yet.
-    package var isOpen: Bool { !hasTerminal.load(ordering: .acquiring) }
+    @_spi(Engine) public var isOpen: Bool { !hasTerminal.load(ordering: .acquiring) }
 
     /// Reads and decodes whatever has already arrived, without waiting: pings are answered and a close
     /// frame ends the connection as `receive` would, and data messages are kept, up to `limit` bytes,
@@ -242,7 +242,7 @@ package final class WebSocketConnection: @unchecked Sendable {
     /// is blocked by a slow reader) but must keep answering the peer's pings. An error is not thrown:
     /// the next `receive` reports it after the messages kept before it. Returns false when `limit` is
     /// reached or the connection has ended (reading on would not help); true when all was read.
-    package func readAhead(limit: Int) -> Bool {
+    @_spi(Engine) public func readAhead(limit: Int) -> Bool {
         guard readLock.tryLock() else { return true }  // another thread is receiving: it answers pings
         defer { readLock.unlock() }
         if ahead.capacity < limit { ahead.reserveCapacity(limit + 64 * 1024) }  // once: no doubling past the limit
@@ -387,33 +387,33 @@ package final class WebSocketConnection: @unchecked Sendable {
 
     // MARK: Sending
 
-    package func send(text: [UInt8], deadline: Deadline) throws(WebSocketError) {
+    @_spi(Engine) public func send(text: [UInt8], deadline: Deadline) throws(WebSocketError) {
         try send(fin: true, opcode: .text, payload: text, deadline: deadline)
     }
 
-    package func send(binary: [UInt8], deadline: Deadline) throws(WebSocketError) {
+    @_spi(Engine) public func send(binary: [UInt8], deadline: Deadline) throws(WebSocketError) {
         try send(fin: true, opcode: .binary, payload: binary, deadline: deadline)
     }
 
     /// Sends one frame as given (fragments, control frames, even invalid ones); for tests and the simulator's faults.
-    package func send(frame: WebSocketFrame, deadline: Deadline) throws(WebSocketError) {
+    @_spi(Engine) public func send(frame: WebSocketFrame, deadline: Deadline) throws(WebSocketError) {
         try send(fin: frame.fin, opcode: frame.opcode, payload: frame.payload, deadline: deadline)
     }
 
     /// Writes bytes straight to the stream, bypassing framing (the simulator's `garbage` fault).
-    package func sendRaw(_ bytes: [UInt8], deadline: Deadline) throws(WebSocketError) {
+    @_spi(Engine) public func sendRaw(_ bytes: [UInt8], deadline: Deadline) throws(WebSocketError) {
         writeLock.lock()
         defer { writeLock.unlock() }
         try writeRaw(bytes, deadline: deadline)
     }
 
-    package func ping(_ payload: [UInt8] = [], deadline: Deadline) throws(WebSocketError) {
+    @_spi(Engine) public func ping(_ payload: [UInt8] = [], deadline: Deadline) throws(WebSocketError) {
         guard payload.count <= 125 else { throw .transport(.io("a ping payload is limited to 125 bytes")) }
         try send(fin: true, opcode: .ping, payload: payload, deadline: deadline)
     }
 
     /// Sends a close frame (if none was sent yet), waits until `deadline` for the peer's, then closes the stream.
-    package func close(code: UInt16 = 1000, reason: String = "", deadline: Deadline) {
+    @_spi(Engine) public func close(code: UInt16 = 1000, reason: String = "", deadline: Deadline) {
         let briefly = deadline
         sendCloseOnce(code: code, reason: reason, deadline: briefly)
         if readLock.tryLock() {

@@ -1,6 +1,6 @@
-import ClawSystem
+@_spi(Engine) import ClawSystem
 /// Why a WebSocket operation failed; `description` is one line for people.
-package enum WebSocketError: Error, Sendable, Equatable, CustomStringConvertible {
+@_spi(Engine) public enum WebSocketError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The server did not answer the upgrade with a valid 101; carries its status line (or why not).
     case handshakeFailed(String)
     /// The server answered the upgrade with another HTTP status (a proxy's 302 or 403, a 404…).
@@ -11,7 +11,7 @@ package enum WebSocketError: Error, Sendable, Equatable, CustomStringConvertible
     case closed(code: UInt16?, reason: String)
     case transport(TransportError)
 
-    package var description: String {
+    @_spi(Engine) public var description: String {
         switch self {
         case .handshakeFailed(let what):
             return "WebSocket handshake failed: \(what)"

@@ -1,4 +1,4 @@
-import ClawSystem
+@_spi(Engine) import ClawSystem
 /// Turns received bytes into messages and control frames for one role, enforcing RFC 6455 as it goes.
 /// It never buffers input itself: it consumes what it can from the caller's buffer and streams payloads
 /// straight into the message being assembled, checking the size limit from each frame header first.

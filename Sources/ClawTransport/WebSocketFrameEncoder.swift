@@ -1,3 +1,4 @@
+
 /// Writes RFC 6455 frames: minimal length encoding, and masking when a key is given (the client role).
 enum WebSocketFrameEncoder {
     static func headerLength(payloadCount: Int, masked: Bool) -> Int {

@@ -1,17 +1,17 @@
-import ClawCrypto
+@_spi(Engine) import ClawCrypto
 /// The head of an HTTP/1.1 request or response: the start line and the header fields in order.
-package struct HTTPHead: Sendable {
-    package var startLine: String
-    package var headers: [(name: String, value: String)]
+@_spi(Engine) public struct HTTPHead: Sendable {
+    @_spi(Engine) public var startLine: String
+    @_spi(Engine) public var headers: [(name: String, value: String)]
 
     /// The first value of a header, compared case-insensitively.
-    package func value(of name: String) -> String? {
+    @_spi(Engine) public func value(of name: String) -> String? {
         let wanted = name.lowercased()
         return headers.first { $0.name.lowercased() == wanted }?.value
     }
 
     /// True when a comma-separated header (e.g. `Connection`) lists `token`, case-insensitively.
-    package func lists(_ token: String, in name: String) -> Bool {
+    @_spi(Engine) public func lists(_ token: String, in name: String) -> Bool {
         let wanted = name.lowercased(), lowerToken = token.lowercased()
         for header in headers where header.name.lowercased() == wanted {
             for part in header.value.split(separator: ",") where HTTPHead.trim(part).lowercased() == lowerToken { return true }

@@ -1,3 +1,4 @@
+
 /// A 4-byte masking key (RFC 6455 §5.3), applied eight bytes at a time.
 struct WebSocketMask: Equatable {
     var b0: UInt8, b1: UInt8, b2: UInt8, b3: UInt8

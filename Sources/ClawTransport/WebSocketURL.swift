@@ -1,13 +1,14 @@
-/// A parsed `ws://` or `wss://` URL.
-package struct WebSocketURL: Sendable, Equatable, CustomStringConvertible {
-    package var isSecure: Bool
-    /// Host without brackets (`::1`, not `[::1]`).
-    package var host: String
-    package var port: Int
-    /// Path and query, at least `/`.
-    package var path: String
 
-    package init(isSecure: Bool, host: String, port: Int? = nil, path: String = "/") {
+/// A parsed `ws://` or `wss://` URL.
+@_spi(Engine) public struct WebSocketURL: Sendable, Equatable, CustomStringConvertible {
+    @_spi(Engine) public var isSecure: Bool
+    /// Host without brackets (`::1`, not `[::1]`).
+    @_spi(Engine) public var host: String
+    @_spi(Engine) public var port: Int
+    /// Path and query, at least `/`.
+    @_spi(Engine) public var path: String
+
+    @_spi(Engine) public init(isSecure: Bool, host: String, port: Int? = nil, path: String = "/") {
         self.isSecure = isSecure
         self.host = host
         self.port = port ?? (isSecure ? 443 : 80)
@@ -15,7 +16,7 @@ package struct WebSocketURL: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `nil` for anything that is not a well-formed ws/wss URL. Default ports 80/443.
-    package init?(_ text: String) {
+    @_spi(Engine) public init?(_ text: String) {
         let bytes = Array(text.utf8)
         func hasScheme(_ scheme: String) -> Bool {
             let s = Array(scheme.utf8)
@@ -68,16 +69,16 @@ package struct WebSocketURL: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The default port for the scheme is left out, as in the `Host` header.
-    package var isDefaultPort: Bool { port == (isSecure ? 443 : 80) }
+    @_spi(Engine) public var isDefaultPort: Bool { port == (isSecure ? 443 : 80) }
 
     /// `host[:port]`, with IPv6 hosts in brackets: the `Host` header's value.
-    package var hostHeader: String {
+    @_spi(Engine) public var hostHeader: String {
         let bracketed = host.contains(":") ? "[\(host)]" : host
         return isDefaultPort ? bracketed : "\(bracketed):\(port)"
     }
 
     /// For people: a query, which may carry a credential (`?token=…`), is shown as `?<redacted>`.
-    package var description: String {
+    @_spi(Engine) public var description: String {
         let shown = path.firstIndex(of: "?").map { path[..<$0] + "?<redacted>" } ?? Substring(path)
         return (isSecure ? "wss://" : "ws://") + hostHeader + shown
     }

@@ -1,5 +1,5 @@
 import Foundation
-import ClawJSON
+@_spi(Engine) import ClawJSON
 
 /// `--script FILE`: the exact frames every `chat.send` (and `agent`) run replays instead of the
 /// `--reply` agent, so client tests can drive duplicates, reordering, `replace`, `status`, tool

@@ -1,7 +1,7 @@
 import Foundation
-import ClawSystem
-import ClawJSON
-import ClawProtocol
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawProtocol
 
 /// Plays a `--script` for one run. Chat and agent steps are broadcast like the scripted agent's
 /// events (outer `seq` as usual); frame and text steps go to the same readers unnumbered.

@@ -1,7 +1,7 @@
 import Foundation
-import ClawSystem
-import ClawJSON
-import ClawProtocol
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawProtocol
 
 /// Plays an agent run the way the real gateway streams one (§5.1, §5.2): `agent` lifecycle start,
 /// `agent` assistant events each mirrored by a `chat` delta with the same per-run `seq`, then

@@ -1,6 +1,6 @@
-import ClawJSON
-import ClawCrypto
-import ClawState
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawCrypto
+@_spi(Engine) import ClawState
 
 /// Checks a connect's `device` block like the real server (§3.3): id, clock skew, nonce, then the
 /// v3 and v2 signature payloads, in that order.

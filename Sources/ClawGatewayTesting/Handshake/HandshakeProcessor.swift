@@ -1,6 +1,6 @@
-import ClawSystem
-import ClawJSON
-import ClawProtocol
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawProtocol
 
 /// Who a connection turned out to be once `connect` succeeded.
 struct AcceptedClient: Sendable {

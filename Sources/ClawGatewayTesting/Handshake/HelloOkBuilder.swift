@@ -1,4 +1,4 @@
-import ClawJSON
+@_spi(Engine) import ClawJSON
 
 /// Builds the `hello-ok` payload (§3.7) for v3 and v4 from the accepted client and gateway state.
 struct HelloOkBuilder {

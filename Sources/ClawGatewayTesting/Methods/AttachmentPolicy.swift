@@ -1,4 +1,4 @@
-import ClawJSON
+@_spi(Engine) import ClawJSON
 
 /// `hello-ok.policy.attachments` and the check `chat.send` makes with it (official
 /// src/gateway/chat-attachments.ts): each attachment's base64 `content` is sized without decoding

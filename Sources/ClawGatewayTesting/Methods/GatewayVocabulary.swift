@@ -1,4 +1,4 @@
-import ClawProtocol
+@_spi(Engine) import ClawProtocol
 
 /// The closed vocabularies of the protocol (docs/protocol.md §3.2, §6) for each generation.
 enum GatewayVocabulary {

@@ -1,4 +1,4 @@
-import ClawJSON
+@_spi(Engine) import ClawJSON
 
 /// One `chat.history` page (protocol-2026-09 "chat.history paging, exactly"; official
 /// `resolveChatHistoryNextOffset`): with n messages numbered oldest = 0, `offset` O and `limit` L

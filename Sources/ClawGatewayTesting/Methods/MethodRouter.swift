@@ -1,7 +1,7 @@
-import ClawSystem
-import ClawJSON
-import ClawCrypto
-import ClawProtocol
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawCrypto
+@_spi(Engine) import ClawProtocol
 
 /// Answers requests after the handshake: frame shape, role, scopes, then the method (§2, §4, §6).
 struct MethodRouter {

@@ -1,4 +1,4 @@
-import ClawJSON
+@_spi(Engine) import ClawJSON
 
 /// A small JSON-schema subset, enough for the gateway's closed TypeBox schemas; errors read like
 /// the real server's AJV messages (`at /client/id: must be equal to one of the allowed values`).

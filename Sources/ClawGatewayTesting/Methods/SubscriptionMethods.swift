@@ -1,5 +1,5 @@
-import ClawJSON
-import ClawProtocol
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawProtocol
 
 /// The v4 subscription methods (protocol-2026-09 "Session subscriptions, exactly"; official
 /// server-methods/sessions.ts). The answer is queued together with the change, under the registry's

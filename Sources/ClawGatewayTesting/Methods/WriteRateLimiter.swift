@@ -1,7 +1,7 @@
 import Foundation
-import ClawSystem
-import ClawJSON
-import ClawProtocol
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawProtocol
 
 /// `--write-rate-limit N`: the gateway's budget for control-plane writes, N requests per window
 /// per method and client (the official default is 30 per 60 s). Only requests that would start

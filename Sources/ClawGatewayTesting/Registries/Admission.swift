@@ -1,7 +1,7 @@
 import Foundation
-import ClawSystem
-import ClawJSON
-import ClawProtocol
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawProtocol
 
 /// Whether the gateway admits work now (docs/protocol.md §3.8). Suspended (`--suspended`, SIGUSR1,
 /// until SIGUSR2 or `--suspend-ms`), it answers a connect `UNAVAILABLE` and closes it 1013, and

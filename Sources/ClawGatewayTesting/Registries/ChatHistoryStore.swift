@@ -1,7 +1,7 @@
 import Foundation
-import ClawSystem
-import ClawJSON
-import ClawCrypto
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawCrypto
 
 /// In-memory transcripts per session. Messages are kept display-sanitised and pre-encoded, so a
 /// `chat.history` answer is assembled from bytes (it must stay fast for the benchmark).

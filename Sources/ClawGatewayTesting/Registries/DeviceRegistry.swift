@@ -1,6 +1,6 @@
 import Foundation
-import ClawSystem
-import ClawCrypto
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawCrypto
 
 /// Paired devices, their device tokens and pending pairing requests (in memory, like a fresh gateway).
 final class DeviceRegistry: @unchecked Sendable {

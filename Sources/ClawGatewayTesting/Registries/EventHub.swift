@@ -1,5 +1,5 @@
 import Foundation
-import ClawJSON
+@_spi(Engine) import ClawJSON
 
 /// A connection that has completed the handshake and can receive events.
 protocol EventSink: AnyObject, Sendable {

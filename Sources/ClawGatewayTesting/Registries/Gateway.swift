@@ -1,7 +1,7 @@
 import Foundation
-import ClawSystem
-import ClawJSON
-import ClawCrypto
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawCrypto
 
 /// The state one simulated gateway shares between its connections.
 final class Gateway: @unchecked Sendable {

@@ -1,7 +1,7 @@
 import Foundation
-import ClawSystem
-import ClawJSON
-import ClawProtocol
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawProtocol
 
 /// Decisions on pairing requests: `device.pair.approve` and `device.pair.reject`, a replaced request
 /// and an expired one. Each is told to the `operator.pairing` holders (`device.pair.resolved`, as the

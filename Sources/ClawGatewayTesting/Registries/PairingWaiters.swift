@@ -1,6 +1,6 @@
 import Foundation
-import ClawSystem
-import ClawJSON
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawJSON
 
 /// A connection kept open for a pairing decision.
 protocol PairingWaiter: AnyObject, Sendable {

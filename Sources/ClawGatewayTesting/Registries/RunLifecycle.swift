@@ -1,5 +1,5 @@
-import ClawSystem
-import ClawJSON
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawJSON
 
 /// How a run ended, as `sessions.changed` reports it (official lifecycle snapshot: phase `error`
 /// is `failed`, an aborted run's `end` is `killed`, any other `end` is `done`).

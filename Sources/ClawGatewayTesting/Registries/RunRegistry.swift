@@ -1,5 +1,5 @@
 import Foundation
-import ClawSystem
+@_spi(Engine) import ClawSystem
 
 /// One agent run in progress; its lock orders the run's own events against an abort.
 final class ActiveRun: @unchecked Sendable {

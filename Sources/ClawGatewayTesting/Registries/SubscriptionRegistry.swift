@@ -1,7 +1,7 @@
 import Foundation
-import ClawJSON
-import ClawCrypto
-import ClawProtocol
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawCrypto
+@_spi(Engine) import ClawProtocol
 
 /// Who asked for session events (protocol-2026-09 "Session subscriptions, exactly"):
 /// `sessions.subscribe` connections get `sessions.changed`, `sessions.messages.subscribe {key}`

@@ -1,4 +1,4 @@
-import ClawSystem
+@_spi(Engine) import ClawSystem
 
 /// Pre-encodes `--blast` events: one v4-shaped `chat` delta template, split around its two numbers
 /// (per-run `seq` and outer `seq`), so each event costs two digit writes and a copy (the simulator

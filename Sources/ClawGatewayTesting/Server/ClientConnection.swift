@@ -1,8 +1,8 @@
 import Foundation
-import ClawSystem
-import ClawJSON
-import ClawCrypto
-import ClawTransport
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawCrypto
+@_spi(Engine) import ClawTransport
 
 /// One client socket: a reader thread (upgrade, handshake, requests) and a writer thread that
 /// drains the outbound queue and applies the fault knobs to what it sends.

@@ -1,5 +1,5 @@
-import ClawJSON
-import ClawProtocol
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawProtocol
 
 /// Builds the compact UTF-8 text of outgoing frames, in the key order the real server uses
 /// (`JSON.stringify` of `{type,id,ok,payload,error}` and `{type,event,payload,seq,stateVersion}`).

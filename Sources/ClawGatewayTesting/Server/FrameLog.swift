@@ -1,5 +1,5 @@
 import Foundation
-import ClawJSON
+@_spi(Engine) import ClawJSON
 
 /// The `--log` file: every frame in and out as one NDJSON line `{"dir","conn","frame"}`, flushed per line
 /// so tests can read it while the simulator runs. Frames that are not JSON are logged as strings.

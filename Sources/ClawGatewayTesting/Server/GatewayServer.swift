@@ -1,7 +1,7 @@
 import Foundation
-import ClawSystem
-import ClawJSON
-import ClawTransport
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawTransport
 
 /// The listening socket, the connections, the tick timer and orderly shutdown. Every thread it starts
 /// (accept, tick, each connection's reader and writer) is counted, so `shutdown` returns after they end.

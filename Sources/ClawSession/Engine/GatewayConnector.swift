@@ -1,19 +1,22 @@
-import ClawSystem
-import ClawJSON
-import ClawState
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawState
+@_spi(Engine) import ClawCrypto
+@_spi(Engine) import ClawTransport
+@_spi(Engine) import ClawProtocol
 
 /// The way to a gateway, the CLI's and the library's: the SSH step when the options name a route
 /// (`gateway.remote.transport` ssh: a new tunnel per attempt, the previous one stopped), then the
 /// connect itself (socket, TLS, upgrade, handshake). Every wait of both ends when `interrupt` turns
 /// readable (a signal pipe, a close request).
-package final class GatewayConnector {
-    package let options: SessionOptions
+@_spi(Engine) public final class GatewayConnector {
+    @_spi(Engine) public let options: SessionOptions
     private let environment: Environment
     private let interrupt: Int32
     /// The tunnel of the latest attempt, while it lasts.
-    package private(set) var tunnel: SSHTunnel?
+    @_spi(Engine) public private(set) var tunnel: SSHTunnel?
 
-    package init(options: SessionOptions, environment: Environment, interrupt: Int32) {
+    @_spi(Engine) public init(options: SessionOptions, environment: Environment, interrupt: Int32) {
         self.options = options
         self.environment = environment
         self.interrupt = interrupt
@@ -21,7 +24,7 @@ package final class GatewayConnector {
 
     /// The options an attempt dials: through a new tunnel when there is a route (its failures are
     /// sorted by `SSHTunnelFailure.disposition`), else the options themselves.
-    package func route(deadline: Deadline) throws(SSHTunnelFailure) -> SessionOptions {
+    @_spi(Engine) public func route(deadline: Deadline) throws(SSHTunnelFailure) -> SessionOptions {
         guard let route = options.sshRoute else { return options }
         stopTunnel()
         let opened = try SSHTunnel.open(route: route, preferredLocalPort: options.url.port, environment: environment,
@@ -32,14 +35,14 @@ package final class GatewayConnector {
     }
 
     /// One connect to what `route` returned, bounded by `deadline` and the connect timeout.
-    package func connect(_ dial: SessionOptions, deadline: Deadline) throws(GatewayError) -> GatewaySession {
+    @_spi(Engine) public func connect(_ dial: SessionOptions, deadline: Deadline) throws(GatewayError) -> GatewaySession {
         try Poll.interruptible(by: interrupt) { () throws(GatewayError) in
             try GatewaySession.open(dial, deadline: min(deadline, .after(seconds: dial.connectTimeout)))
         }
     }
 
     /// Stops the tunnel (SIGTERM, SIGKILL after 1.5 s) and reaps its ssh.
-    package func stopTunnel() {
+    @_spi(Engine) public func stopTunnel() {
         tunnel?.stop()
         tunnel = nil
     }
@@ -48,7 +51,7 @@ package final class GatewayConnector {
 extension SSHTunnelFailure {
     /// What a failure to open a tunnel means for the caller: one sorting for the CLI's exit statuses
     /// and the library's error codes.
-    package enum Disposition: Sendable, Equatable {
+    @_spi(Engine) public enum Disposition: Sendable, Equatable {
         /// The caller's interrupt ended it.
         case interrupted
         /// The caller's deadline passed.
@@ -61,7 +64,7 @@ extension SSHTunnelFailure {
         case transient
     }
 
-    package var disposition: Disposition {
+    @_spi(Engine) public var disposition: Disposition {
         switch self {
         case .interrupted: return .interrupted
         case .timedOut: return .timedOut
@@ -73,7 +76,7 @@ extension SSHTunnelFailure {
 
 extension ReconnectSchedule {
     /// The delay a `shutdown` event's payload announces (`restartExpectedMs`), in seconds.
-    package static func restartDelay(announcedBy payload: JSONValue?) -> Double? {
+    @_spi(Engine) public static func restartDelay(announcedBy payload: JSONValue?) -> Double? {
         payload?["restartExpectedMs"]?.doubleValue.map { max(0, $0) / 1000 }
     }
 }

@@ -1,5 +1,5 @@
-import ClawSystem
-import ClawProtocol
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawProtocol
 
 /// The wait of every connection, the CLI's and the library's: one poll(2) over the gateway's socket
 /// and the caller's own descriptors (the CLI's signal pipe and stdin; the library's wake-up and close
@@ -9,8 +9,8 @@ import ClawProtocol
 /// `GatewaySession.readAheadLimit`: a slow consumer is not a silent gateway.
 ///
 /// Frames come from `take()`, which never waits; the caller takes what is there before it waits.
-package final class GatewayPump {
-    package let session: GatewaySession
+@_spi(Engine) public final class GatewayPump {
+    @_spi(Engine) public let session: GatewaySession
     /// Unchecked: a mutating call on a class's struct property otherwise pays a runtime exclusivity
     /// check before every wait (`make bench` measures `watch`'s cost per event), and nothing holds it
     /// across a call.
@@ -19,7 +19,7 @@ package final class GatewayPump {
     /// (no clock read per frame).
     @exclusivity(unchecked) private var sawFrame = false
 
-    package init(session: GatewaySession, pingInterval: Double = KeepAlive.defaultPingInterval) {
+    @_spi(Engine) public init(session: GatewaySession, pingInterval: Double = KeepAlive.defaultPingInterval) {
         self.session = session
         keepAlive = KeepAlive(tickIntervalMs: session.hello.tickIntervalMs, pingInterval: pingInterval)
     }
@@ -27,7 +27,7 @@ package final class GatewayPump {
     /// A frame already received, or nil; never waits (the read, when one is needed, polls with a zero
     /// timeout).
     @inline(__always)
-    package func take() throws(GatewayError) -> GatewayFrame? {
+    @_spi(Engine) public func take() throws(GatewayError) -> GatewayFrame? {
         guard let frame = try session.receive(deadline: Deadline(nanoseconds: 0)) else { return nil }
         sawFrame = true
         return frame
@@ -37,7 +37,7 @@ package final class GatewayPump {
     /// watched), `deadline` passes, or the keepalive needs a turn; pings when one is due; throws the
     /// silence error (after closing 4000) when the gateway has been quiet too long. With
     /// `consumerBehind` the socket is read ahead instead, and is watched only while there is room.
-    package func wait(_ first: Int32, _ second: Int32, until deadline: Deadline, consumerBehind: Bool = false)
+    @_spi(Engine) public func wait(_ first: Int32, _ second: Int32, until deadline: Deadline, consumerBehind: Bool = false)
         throws(GatewayError) -> (first: Bool, second: Bool) {
         if sawFrame || consumerBehind {
             keepAlive.heardFromGateway()
@@ -61,7 +61,7 @@ package final class GatewayPump {
     }
 
     /// What `waitUntilWritable` saw.
-    package enum OutputWait {
+    @_spi(Engine) public enum OutputWait {
         /// The output may take bytes (or failed: the next write says how).
         case writable
         /// `alert` turned readable first (a signal).
@@ -71,7 +71,7 @@ package final class GatewayPump {
     /// While `output` is blocked by a slow reader: waits until it takes bytes, reading the socket ahead
     /// meanwhile (pongs go out at once, messages are kept for later, up to the read-ahead limit), or
     /// until `alert` is readable (negative: not watched).
-    package func waitUntilWritable(_ output: Int32, alert: Int32 = -1) -> OutputWait {
+    @_spi(Engine) public func waitUntilWritable(_ output: Int32, alert: Int32 = -1) -> OutputWait {
         var reading = true
         while true {
             let socket = reading && session.isOpen ? session.fileDescriptor : -1

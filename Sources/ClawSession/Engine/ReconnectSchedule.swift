@@ -1,4 +1,4 @@
-import ClawSystem
+@_spi(Engine) import ClawSystem
 
 /// When a long-lived client connects again, and when it gives up: the reconnect rule shared by
 /// `openclaw watch` and the library's `GatewayClient`.
@@ -9,45 +9,45 @@ import ClawSystem
 /// as the official clients reset after hello-ok, so a proxy that cuts idle tunnels is met promptly every
 /// time, while a gateway that accepts and drops at once meets a growing backoff and `maxRetries`.
 /// A delay the gateway named (`retryAfterMs`, a `shutdown` event's `restartExpectedMs`) wins over the backoff.
-package struct ReconnectSchedule: Sendable {
-    package var backoff: Backoff
+@_spi(Engine) public struct ReconnectSchedule: Sendable {
+    @_spi(Engine) public var backoff: Backoff
     /// Failed attempts in a row allowed before giving up; nil: never give up.
-    package var maxRetries: Int?
+    @_spi(Engine) public var maxRetries: Int?
     /// Failed attempts since the last healthy connection.
-    package private(set) var failures = 0
+    @_spi(Engine) public private(set) var failures = 0
     /// The delay a `shutdown` event announced, used once for the next reconnect.
-    package var restartDelay: Double?
+    @_spi(Engine) public var restartDelay: Double?
 
-    package enum Decision: Sendable, Equatable {
+    @_spi(Engine) public enum Decision: Sendable, Equatable {
         case retry(afterSeconds: Double)
         /// `maxRetries` failed attempts in a row.
         case giveUp
     }
 
-    package init(backoff: Backoff = Backoff(), maxRetries: Int? = nil) {
+    @_spi(Engine) public init(backoff: Backoff = Backoff(), maxRetries: Int? = nil) {
         self.backoff = backoff
         self.maxRetries = maxRetries
     }
 
     /// How long a connection must stay up to count as healthy: two ticks, at most 30 s.
-    package static func healthyAfter(tickIntervalMs: Int) -> Double {
+    @_spi(Engine) public static func healthyAfter(tickIntervalMs: Int) -> Double {
         min(30, 2 * Double(tickIntervalMs) / 1000)
     }
 
     /// Whether a connection that heard (or did not hear) from the gateway and lasted since `connectedAt` was healthy.
-    package static func wasHealthy(heardSinceHello: Bool, connectedAt: Deadline, tickIntervalMs: Int) -> Bool {
+    @_spi(Engine) public static func wasHealthy(heardSinceHello: Bool, connectedAt: Deadline, tickIntervalMs: Int) -> Bool {
         heardSinceHello
             || Deadline.now.nanoseconds - connectedAt.nanoseconds >= UInt64(healthyAfter(tickIntervalMs: tickIntervalMs) * 1e9)
     }
 
     /// A connect attempt failed with `error`.
-    package mutating func connectFailed(_ error: GatewayError) -> Decision {
+    @_spi(Engine) public mutating func connectFailed(_ error: GatewayError) -> Decision {
         failures += 1
         return next(error)
     }
 
     /// An established connection ended with `error`.
-    package mutating func connectionLost(_ error: GatewayError, healthy: Bool) -> Decision {
+    @_spi(Engine) public mutating func connectionLost(_ error: GatewayError, healthy: Bool) -> Decision {
         if healthy { failures = 0 } else { failures += 1 }
         return next(error)
     }

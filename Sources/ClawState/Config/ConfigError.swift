@@ -1,6 +1,7 @@
+
 /// Why the gateway URL or credentials could not be worked out: the file, key or variable at fault,
 /// never a credential's value. The caller turns it into words (the CLI: `FailureMessages`).
-package enum ConfigError: Error, Sendable, Equatable {
+@_spi(Engine) public enum ConfigError: Error, Sendable, Equatable {
     case configUnreadable(path: String, reason: String)
     /// JSON5 syntax error at `line`:`column` (1-based).
     case configSyntax(path: String, line: Int, column: Int, message: String)

@@ -1,18 +1,19 @@
+
 /// The sentences for configuration errors, shared by the CLI and the library. Only the caller knows how
 /// its options are spelled (the CLI's flags, the library's properties) and what a user can do instead of
 /// a credential the config file cannot give: those words come in, the rest is said here once.
-package struct ConfigErrorWords: Sendable {
-    package var optionName: @Sendable (ConnectionOption) -> String
+@_spi(Engine) public struct ConfigErrorWords: Sendable {
+    @_spi(Engine) public var optionName: @Sendable (ConnectionOption) -> String
     /// Instead of a token the config's variable, stored secret or file cannot give ("pass --token/--token-file").
-    package var insteadOfStoredToken: String
+    @_spi(Engine) public var insteadOfStoredToken: String
     /// Instead of a secret ref this client cannot run.
-    package var insteadOfUnsupportedRef: String
+    @_spi(Engine) public var insteadOfUnsupportedRef: String
     /// Instead of a pluginIntegration provider.
-    package var insteadOfPluginProvider: String
+    @_spi(Engine) public var insteadOfPluginProvider: String
     /// Instead of a missing `gateway.remote.url`.
-    package var insteadOfRemoteURL: String
+    @_spi(Engine) public var insteadOfRemoteURL: String
 
-    package init(optionName: @escaping @Sendable (ConnectionOption) -> String, insteadOfStoredToken: String,
+    @_spi(Engine) public init(optionName: @escaping @Sendable (ConnectionOption) -> String, insteadOfStoredToken: String,
                  insteadOfUnsupportedRef: String, insteadOfPluginProvider: String, insteadOfRemoteURL: String) {
         self.optionName = optionName
         self.insteadOfStoredToken = insteadOfStoredToken
@@ -22,11 +23,11 @@ package struct ConfigErrorWords: Sendable {
     }
 
     /// Where a setting came from, in the caller's words.
-    package func name(of source: SettingSource) -> String {
+    @_spi(Engine) public func name(of source: SettingSource) -> String {
         source.label(option: optionName)
     }
 
-    package func sentence(for error: ConfigError) -> String {
+    @_spi(Engine) public func sentence(for error: ConfigError) -> String {
         switch error {
         case .configUnreadable(let path, let reason):
             return "cannot read config file \(path): \(reason)"
@@ -79,7 +80,7 @@ package struct ConfigErrorWords: Sendable {
 
     /// Why a secret ref could not be resolved, after `secret provider "ALIAS" (SOURCE): `.
     /// Never the secret, nor anything the provider wrote.
-    package func sentence(for problem: SecretProblem, ref: SecretRef) -> String {
+    @_spi(Engine) public func sentence(for problem: SecretProblem, ref: SecretRef) -> String {
         let octal = { (bits: UInt32) in "0" + String(bits, radix: 8) }
         switch problem {
         case .invalidReference(let why): return "the ref \(ref) is invalid: \(why)"

@@ -1,14 +1,14 @@
-import ClawSystem
-import ClawJSON
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawJSON
 /// The `gateway` settings of an OpenClaw `openclaw.json` (JSON5) that a client needs.
 /// A missing file reads as an empty config, as it does for the official CLI.
-package struct GatewayConfigFile: Sendable {
-    package let path: String
-    package let exists: Bool
+@_spi(Engine) public struct GatewayConfigFile: Sendable {
+    @_spi(Engine) public let path: String
+    @_spi(Engine) public let exists: Bool
     private let root: JSONObject
 
     /// `gateway.mode`: `"remote"` selects `gateway.remote.*`; anything else is local.
-    package var isRemoteMode: Bool { value("gateway", "mode")?.stringValue == "remote" }
+    @_spi(Engine) public var isRemoteMode: Bool { value("gateway", "mode")?.stringValue == "remote" }
 
     init(path: String, exists: Bool, root: JSONObject) {
         self.path = path
@@ -16,7 +16,7 @@ package struct GatewayConfigFile: Sendable {
         self.root = root
     }
 
-    package static func load(path: String) throws(ConfigError) -> GatewayConfigFile {
+    @_spi(Engine) public static func load(path: String) throws(ConfigError) -> GatewayConfigFile {
         let bytes: [UInt8]
         do {
             bytes = try FileSystem.readFile(path)
@@ -28,7 +28,7 @@ package struct GatewayConfigFile: Sendable {
     }
 
     /// Parses config text; `path` is only used in messages.
-    package static func parse(_ bytes: [UInt8], path: String) throws(ConfigError) -> GatewayConfigFile {
+    @_spi(Engine) public static func parse(_ bytes: [UInt8], path: String) throws(ConfigError) -> GatewayConfigFile {
         let value: JSONValue
         do {
             value = try JSON5.parse(bytes)

@@ -1,6 +1,7 @@
+
 /// Where a connection setting came from, for messages to people. The library names the place; the
 /// caller words its own options (the CLI says `--token`, another front end may say something else).
-package indirect enum SettingSource: Sendable, Equatable {
+@_spi(Engine) public indirect enum SettingSource: Sendable, Equatable {
     /// One of the caller's `ConnectionOptions`.
     case option(ConnectionOption)
     /// The token-file option, naming the file as given.
@@ -22,14 +23,14 @@ package indirect enum SettingSource: Sendable, Equatable {
 }
 
 /// The fields of `ConnectionOptions`, for `SettingSource.option`.
-package enum ConnectionOption: Sendable, Equatable, CaseIterable {
+@_spi(Engine) public enum ConnectionOption: Sendable, Equatable, CaseIterable {
     case url, token, tokenFile, password, stateDirectory, configPath, tlsFingerprint, caBundle, profile
 }
 
 extension SettingSource {
     /// Words for messages (`gateway.auth.token in PATH`, `OPENCLAW_GATEWAY_TOKEN`, …); `option` names
     /// the caller's own options, which only the caller knows how to spell.
-    package func label(option: (ConnectionOption) -> String) -> String {
+    @_spi(Engine) public func label(option: (ConnectionOption) -> String) -> String {
         switch self {
         case .option(let which): return option(which)
         case .tokenFile(let path): return "\(option(.tokenFile)) \(path)"

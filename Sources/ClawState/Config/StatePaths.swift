@@ -1,4 +1,4 @@
-import ClawSystem
+@_spi(Engine) import ClawSystem
 /// Where an OpenClaw install keeps its state and config, resolved exactly as the official CLI does
 /// (openclaw/openclaw `src/config/paths.ts`, `src/infra/home-dir.ts`, `src/cli/profile.ts`):
 /// - home: `OPENCLAW_HOME` (a leading `~` means `$HOME`), else `$HOME`, else the password database, else the cwd;
@@ -11,13 +11,13 @@ import ClawSystem
 ///   the first existing of `openclaw.json`, `clawdbot.json`, `moldbot.json`, `moltbot.json` in the state
 ///   dir, else `openclaw.json`.
 /// The older `CLAWDBOT_*` variables are not read (the official CLI ignores them since summer 2026).
-package enum StatePaths {
+@_spi(Engine) public enum StatePaths {
     static let stateDirectoryName = ".openclaw"
     static let legacyStateDirectoryNames = [".clawdbot", ".moldbot", ".moltbot"]
     static let configFileName = "openclaw.json"
     static let legacyConfigFileNames = ["clawdbot.json", "moldbot.json", "moltbot.json"]
 
-    package static func homeDirectory(environment: Environment) -> String {
+    @_spi(Engine) public static func homeDirectory(environment: Environment) -> String {
         let cwd = FileSystem.currentDirectory()
         if let explicit = environment.trimmed("OPENCLAW_HOME") {
             if explicit == "~" || explicit.hasPrefix("~/") {
@@ -35,7 +35,7 @@ package enum StatePaths {
     }
 
     /// A user-supplied path made absolute: trimmed, `~` expanded to the OpenClaw home, resolved against the cwd.
-    package static func expandUser(_ path: String, environment: Environment) -> String {
+    @_spi(Engine) public static func expandUser(_ path: String, environment: Environment) -> String {
         let trimmed = TextTrim.trimmed(path)
         if trimmed.isEmpty { return trimmed }
         let cwd = FileSystem.currentDirectory()
@@ -46,7 +46,7 @@ package enum StatePaths {
     }
 
     /// `^[a-z0-9][a-z0-9_-]{0,63}$`, any case (the official `isValidProfileName`).
-    package static func isValidProfileName(_ name: String) -> Bool {
+    @_spi(Engine) public static func isValidProfileName(_ name: String) -> Bool {
         let bytes = Array(name.utf8)
         let isAlphanumeric = { (c: UInt8) in
             (c >= UInt8(ascii: "a") && c <= UInt8(ascii: "z")) || (c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z"))
@@ -57,7 +57,7 @@ package enum StatePaths {
     }
 
     /// The profile in use: the flag (`--profile`, `--dev` as `dev`), else `OPENCLAW_PROFILE`; nil for none.
-    package static func profile(flag: String?, environment: Environment) throws(ConfigError) -> String? {
+    @_spi(Engine) public static func profile(flag: String?, environment: Environment) throws(ConfigError) -> String? {
         let (name, source): (String, SettingSource)
         if let flag = TextTrim.nonEmpty(flag) {
             (name, source) = (flag, .option(.profile))
@@ -71,13 +71,13 @@ package enum StatePaths {
     }
 
     /// `<home>/.openclaw-NAME`; the profile `default` (any case) is `<home>/.openclaw`.
-    package static func profileStateDirectory(_ profile: String, environment: Environment) -> String {
+    @_spi(Engine) public static func profileStateDirectory(_ profile: String, environment: Environment) -> String {
         let suffix = profile.lowercased() == "default" ? "" : "-" + profile
         return Paths.join(homeDirectory(environment: environment), stateDirectoryName + suffix)
     }
 
     /// The state directory and a label saying where it came from.
-    package static func stateDirectory(
+    @_spi(Engine) public static func stateDirectory(
         flag: String?, environment: Environment, profile: String? = nil
     ) -> (path: String, source: SettingSource) {
         if let flag = TextTrim.nonEmpty(flag) {
@@ -100,7 +100,7 @@ package enum StatePaths {
     }
 
     /// The config file path and a label saying where it came from.
-    package static func configPath(
+    @_spi(Engine) public static func configPath(
         flag: String?, stateDirectory: String, environment: Environment, profile: String? = nil
     ) -> (path: String, source: SettingSource) {
         if let flag = TextTrim.nonEmpty(flag) {

@@ -1,6 +1,6 @@
-import ClawSystem
-import ClawCrypto
-import ClawTransport
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawCrypto
+@_spi(Engine) import ClawTransport
 // How the official OpenClaw CLI (September 2026) picks the gateway URL and credentials (openclaw/openclaw):
 // - src/gateway/call.ts `resolveGatewayCallContext` / `buildGatewayConnectionDetails`: URL = `--url`, else
 //   `OPENCLAW_GATEWAY_URL`, else (gateway.mode "remote") `gateway.remote.url` (missing → "remote mode
@@ -21,11 +21,11 @@ import ClawTransport
 // no credentials and sets `urlIsOverride` so the caller does not fall back to a stored device token.
 
 /// Turns command-line flags, the environment and the OpenClaw config file into one connection target.
-package enum ConnectionResolver {
-    package static let defaultPort = 18789
+@_spi(Engine) public enum ConnectionResolver {
+    @_spi(Engine) public static let defaultPort = 18789
 
     /// `interruptDescriptor` (a signal's self-pipe) stops an `exec` secret provider's command early.
-    package static func resolve(
+    @_spi(Engine) public static func resolve(
         options: ConnectionOptions, environment: Environment, interruptDescriptor: Int32? = nil
     ) throws(ConfigError) -> ResolvedConnection {
         if options.token != nil && TextTrim.nonEmpty(options.tokenFile) != nil {
@@ -192,7 +192,7 @@ package enum ConnectionResolver {
     }
 
     /// The `dev` profile's gateway port when `OPENCLAW_GATEWAY_PORT` does not set one.
-    package static let devProfilePort = 19001
+    @_spi(Engine) public static let devProfilePort = 19001
 
     static func localPort(
         config: GatewayConfigFile, environment: Environment, profile: String? = nil

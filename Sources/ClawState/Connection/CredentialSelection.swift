@@ -1,4 +1,4 @@
-import ClawSystem
+@_spi(Engine) import ClawSystem
 
 /// The config paths that may hold a gateway credential, in the order the official CLI considers them.
 enum CredentialPath: String, CaseIterable, Sendable {

@@ -1,13 +1,13 @@
-import ClawSystem
-import ClawJSON
-import ClawTransport
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawTransport
 
 /// `gateway.remote.edgeAuth`: HTTP headers (name → text or secret ref) that an identity-aware proxy in
 /// front of the gateway (Cloudflare Access and the like) needs on the WebSocket upgrade. As the official
 /// client: sent only to a target in the same origin scope as `gateway.remote.url` (whatever the mode, so a
 /// `--url` to that gateway gets them too), only over `wss://` (a `ws://` target in that scope is an error),
 /// resolved at connect time, and never followed across a redirect (this client follows none).
-package enum EdgeAuth {
+@_spi(Engine) public enum EdgeAuth {
     /// Header names the WebSocket upgrade owns.
     static let forbiddenNames: Set<String> = [
         "host", "connection", "upgrade", "content-length", "sec-websocket-key", "sec-websocket-version",

@@ -1,11 +1,11 @@
-import ClawSystem
-import ClawTransport
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawTransport
 /// Whether plaintext `ws://` may go to a host, following the official Node client
 /// (openclaw/openclaw `src/gateway/net.ts` `isSecureWebSocketUrl`): loopback only, unless
 /// `OPENCLAW_ALLOW_INSECURE_PRIVATE_WS=1` also admits private-network hosts.
-package enum PlaintextWebSocketPolicy {
+@_spi(Engine) public enum PlaintextWebSocketPolicy {
     /// `localhost`, 127.0.0.0/8, `::1` and IPv4-mapped 127.x.
-    package static func isLoopback(_ host: String) -> Bool {
+    @_spi(Engine) public static func isLoopback(_ host: String) -> Bool {
         var h = host.lowercased()
         if h.hasPrefix("[") && h.hasSuffix("]") { h = String(h.dropFirst().dropLast()) }
         while h.hasSuffix(".") && h.count > 1 { h.removeLast() }
@@ -18,7 +18,7 @@ package enum PlaintextWebSocketPolicy {
 
     /// Loopback, RFC 1918, CGNAT/Tailscale (100.64/10), link-local, IPv6 ULA/link-local,
     /// and names that only resolve on a private network (`.local`, `.ts.net`, `.internal`, `.lan`, `.home.arpa`).
-    package static func isPrivateOrLoopback(_ host: String) -> Bool {
+    @_spi(Engine) public static func isPrivateOrLoopback(_ host: String) -> Bool {
         if isLoopback(host) { return true }
         var h = host.lowercased()
         if h.hasPrefix("[") && h.hasSuffix("]") { h = String(h.dropFirst().dropLast()) }
@@ -42,7 +42,7 @@ package enum PlaintextWebSocketPolicy {
     }
 
     /// True when `url` may be used: `wss://` always, `ws://` by the rules above.
-    package static func allows(_ url: WebSocketURL, environment: Environment) -> Bool {
+    @_spi(Engine) public static func allows(_ url: WebSocketURL, environment: Environment) -> Bool {
         if url.isSecure { return true }
         if isLoopback(url.host) { return true }
         if environment["OPENCLAW_ALLOW_INSECURE_PRIVATE_WS"] == "1" { return isPrivateOrLoopback(url.host) }
@@ -51,7 +51,7 @@ package enum PlaintextWebSocketPolicy {
 
     /// Why `url`'s host cannot be resolved (getaddrinfo's words), or nil when it can. Asked only of a
     /// URL `allows` refuses, so that a mistyped name is reported as such before any word on plaintext.
-    package static func resolveFailure(_ url: WebSocketURL) -> (host: String, reason: String)? {
+    @_spi(Engine) public static func resolveFailure(_ url: WebSocketURL) -> (host: String, reason: String)? {
         do {
             _ = try SocketAddress.resolve(host: url.host, port: url.port, passive: false)
             return nil

@@ -1,6 +1,6 @@
-import ClawSystem
-import ClawCrypto
-import ClawTransport
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawCrypto
+@_spi(Engine) import ClawTransport
 // When the official client (September 2026) reaches the gateway through its own `ssh -N -L` tunnel
 // (openclaw/openclaw src/gateway/connection-details.ts `resolveGatewayDeviceAuthRoute`,
 // src/infra/ssh-tunnel.ts `parseSshTarget`): gateway.mode "remote"; the URL is gateway.remote.url from the
@@ -10,9 +10,9 @@ import ClawTransport
 // (OPENCLAW_GATEWAY_PORT, gateway.port, 18789).
 
 /// A gateway reached through an SSH port forward: where ssh logs in and which port it forwards to there.
-package struct SSHRoute: Sendable, Equatable {
+@_spi(Engine) public struct SSHRoute: Sendable, Equatable {
     /// `gateway.remote.sshHostKeyPolicy`.
-    package enum HostKeyPolicy: String, Sendable, Equatable {
+    @_spi(Engine) public enum HostKeyPolicy: String, Sendable, Equatable {
         /// The host key must already be known (`StrictHostKeyChecking=yes`); the default.
         case strict
         /// The user's ssh configuration decides (no `StrictHostKeyChecking` option given).
@@ -20,16 +20,16 @@ package struct SSHRoute: Sendable, Equatable {
     }
 
     /// `gateway.remote.sshTarget` as written, trimmed (the device-token scope uses this text).
-    package var targetText: String
-    package var target: SSHTarget
+    @_spi(Engine) public var targetText: String
+    @_spi(Engine) public var target: SSHTarget
     /// The gateway's port on the SSH host (the forward's far end, on its 127.0.0.1).
-    package var remotePort: Int
-    package var remotePortSource: SettingSource
+    @_spi(Engine) public var remotePort: Int
+    @_spi(Engine) public var remotePortSource: SettingSource
     /// `gateway.remote.sshIdentity`, trimmed, passed to `ssh -i` as written.
-    package var identity: String?
-    package var hostKeyPolicy: HostKeyPolicy
+    @_spi(Engine) public var identity: String?
+    @_spi(Engine) public var hostKeyPolicy: HostKeyPolicy
 
-    package init(target: SSHTarget, targetText: String? = nil, remotePort: Int,
+    @_spi(Engine) public init(target: SSHTarget, targetText: String? = nil, remotePort: Int,
                 remotePortSource: SettingSource = .builtInDefault, identity: String? = nil,
                 hostKeyPolicy: HostKeyPolicy = .strict) {
         self.target = target
@@ -42,19 +42,19 @@ package struct SSHRoute: Sendable, Equatable {
 
     /// Where the official client files device tokens enrolled over this route (`gateway_origin_device_tokens`):
     /// `remote:ssh:` and the SHA-256 of `TARGET:gateway-port:REMOTEPORT`. The local end's port does not enter it.
-    package var deviceTokenScope: String {
+    @_spi(Engine) public var deviceTokenScope: String {
         "remote:ssh:" + Hex.encode(Digest.sha256(Array("\(targetText):gateway-port:\(remotePort)".utf8)))
     }
 }
 
 /// An SSH destination `[user@]host[:port]`, as the official client accepts it.
-package struct SSHTarget: Sendable, Equatable, CustomStringConvertible {
-    package var user: String?
-    package var host: String
+@_spi(Engine) public struct SSHTarget: Sendable, Equatable, CustomStringConvertible {
+    @_spi(Engine) public var user: String?
+    @_spi(Engine) public var host: String
     /// The port written in the target; nil leaves it to ssh (22, or the ssh_config entry for the host).
-    package var port: Int?
+    @_spi(Engine) public var port: Int?
 
-    package init(user: String? = nil, host: String, port: Int? = nil) {
+    @_spi(Engine) public init(user: String? = nil, host: String, port: Int? = nil) {
         self.user = user
         self.host = host
         self.port = port
@@ -63,7 +63,7 @@ package struct SSHTarget: Sendable, Equatable, CustomStringConvertible {
     /// Parses `[user@]host[:port]`, optionally after a leading `ssh `. Refused: whitespace or control
     /// characters, a user or host that starts with `-` (ssh would read it as an option), a second `@`,
     /// a host that starts or ends with `:`, a port outside 1–65535.
-    package init?(parsing text: String) {
+    @_spi(Engine) public init?(parsing text: String) {
         var rest = Substring(TextTrim.trimmed(text))
         if rest.hasPrefix("ssh"), let next = rest.dropFirst(3).first, next == " " || next == "\t" {
             rest = Substring(TextTrim.trimmed(String(rest.dropFirst(3))))
@@ -98,9 +98,9 @@ package struct SSHTarget: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `user@host` or `host`: ssh's destination argument (the port goes to `-p`).
-    package var destination: String { user.map { "\($0)@\(host)" } ?? host }
+    @_spi(Engine) public var destination: String { user.map { "\($0)@\(host)" } ?? host }
 
-    package var description: String { destination + (port.map { ":\($0)" } ?? "") }
+    @_spi(Engine) public var description: String { destination + (port.map { ":\($0)" } ?? "") }
 }
 
 extension SSHRoute {
@@ -157,7 +157,7 @@ extension SSHRoute {
 extension DatabaseDeviceTokens {
     /// The same database's tokens for another target (a gateway reached through an SSH route is filed
     /// under `SSHRoute.deviceTokenScope`, not under its loopback URL).
-    package func filed(under target: Target) -> DatabaseDeviceTokens {
+    @_spi(Engine) public func filed(under target: Target) -> DatabaseDeviceTokens {
         DatabaseDeviceTokens(database: database, target: target, stateDirectory: stateDirectory)
     }
 }

@@ -1,9 +1,9 @@
-import ClawSystem
+@_spi(Engine) import ClawSystem
 /// The exact strings a device signs in `connect.params.device.signature` (docs/protocol.md §3.3).
 /// Every gateway generation verifies v2; v3 also binds the client's platform and device family.
-package enum DeviceAuthPayload {
+@_spi(Engine) public enum DeviceAuthPayload {
     /// `v2|deviceId|clientId|clientMode|role|scopesCSV|signedAtMs|token|nonce` (`token` nil → empty).
-    package static func v2(
+    @_spi(Engine) public static func v2(
         deviceId: String, clientId: String, clientMode: String, role: String,
         scopes: [String], signedAtMs: Int64, token: String?, nonce: String
     ) -> String {
@@ -14,7 +14,7 @@ package enum DeviceAuthPayload {
     }
 
     /// v2's fields plus `|platform|deviceFamily`, each trimmed and ASCII-lowercased (`A`–`Z` only).
-    package static func v3(
+    @_spi(Engine) public static func v3(
         deviceId: String, clientId: String, clientMode: String, role: String,
         scopes: [String], signedAtMs: Int64, token: String?, nonce: String,
         platform: String?, deviceFamily: String?

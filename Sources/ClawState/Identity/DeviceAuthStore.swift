@@ -1,13 +1,13 @@
-import ClawSystem
-import ClawJSON
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawJSON
 /// A device token the gateway issued in `hello-ok.auth`, as kept for later connects.
-package struct StoredDeviceToken: Sendable, Equatable {
-    package var token: Secret
-    package var role: String
-    package var scopes: [String]
-    package var updatedAtMs: Int64
+@_spi(Engine) public struct StoredDeviceToken: Sendable, Equatable {
+    @_spi(Engine) public var token: Secret
+    @_spi(Engine) public var role: String
+    @_spi(Engine) public var scopes: [String]
+    @_spi(Engine) public var updatedAtMs: Int64
 
-    package init(token: Secret, role: String, scopes: [String], updatedAtMs: Int64) {
+    @_spi(Engine) public init(token: Secret, role: String, scopes: [String], updatedAtMs: Int64) {
         self.token = token
         self.role = role
         self.scopes = scopes
@@ -17,25 +17,25 @@ package struct StoredDeviceToken: Sendable, Equatable {
 
 /// What a store held for one device and role when a command looked: the token it may use, and the
 /// token text as stored, which a later write must still find there (`DeviceTokenStore.save`).
-package struct DeviceTokenObservation: Sendable, Equatable {
+@_spi(Engine) public struct DeviceTokenObservation: Sendable, Equatable {
     /// The usable token; nil when there is none, or only an entry the official store would not read either.
-    package var entry: StoredDeviceToken?
+    @_spi(Engine) public var entry: StoredDeviceToken?
     /// The stored token text, usable or not; nil when nothing is stored for this device and role.
-    package var storedToken: String?
+    @_spi(Engine) public var storedToken: String?
 
-    package init(entry: StoredDeviceToken?, storedToken: String?) {
+    @_spi(Engine) public init(entry: StoredDeviceToken?, storedToken: String?) {
         self.entry = entry
         self.storedToken = storedToken
     }
 
-    package static let nothingStored = DeviceTokenObservation(entry: nil, storedToken: nil)
+    @_spi(Engine) public static let nothingStored = DeviceTokenObservation(entry: nil, storedToken: nil)
 }
 
 /// Where device tokens are kept: the state database's rows, or the pre-database JSON file. Writes
 /// are made as the newest official store makes them: each replaces only the token its command
 /// loaded, or adds one only where it loaded none, so a token another process stored or rotated in
 /// the meantime is never lost.
-package protocol DeviceTokenStore: Sendable {
+@_spi(Engine) public protocol DeviceTokenStore: Sendable {
     /// What is stored for this device and role.
     func observe(deviceId: String, role: String) throws(IdentityError) -> DeviceTokenObservation
     /// Stores `token` for this device and role if what is stored is still what `observed` saw; nil
@@ -51,10 +51,10 @@ package protocol DeviceTokenStore: Sendable {
 }
 
 extension DeviceTokenStore {
-    package func close() {}
+    @_spi(Engine) public func close() {}
 
     /// The usable token for this device and role, or nil.
-    package func token(deviceId: String, role: String) throws(IdentityError) -> StoredDeviceToken? {
+    @_spi(Engine) public func token(deviceId: String, role: String) throws(IdentityError) -> StoredDeviceToken? {
         try observe(deviceId: deviceId, role: role).entry
     }
 }
@@ -63,22 +63,22 @@ extension DeviceTokenStore {
 /// `src/shared/device-auth-store.ts`): `{"version":1,"deviceId":…,"tokens":{"<role>":{"token","role","scopes",
 /// "updatedAtMs"}}}`, one device per file, written 0600 and atomically. An unreadable or foreign file reads as
 /// empty (as in the official store) and is replaced on the next save.
-package struct DeviceAuthStore: DeviceTokenStore {
-    package let path: String
+@_spi(Engine) public struct DeviceAuthStore: DeviceTokenStore {
+    @_spi(Engine) public let path: String
 
-    package init(stateDirectory: String) {
+    @_spi(Engine) public init(stateDirectory: String) {
         path = Paths.join(stateDirectory, "identity", "device-auth.json")
     }
 
     /// The stored token for this device and role, or nil.
-    package func token(deviceId: String, role: String) -> StoredDeviceToken? {
+    @_spi(Engine) public func token(deviceId: String, role: String) -> StoredDeviceToken? {
         guard let store = read(), store["deviceId"]?.stringValue == deviceId,
               let entry = store["tokens"]?[TextTrim.trimmed(role)]?.objectValue
         else { return nil }
         return Self.parseEntry(entry, role: TextTrim.trimmed(role))
     }
 
-    package func observe(deviceId: String, role: String) -> DeviceTokenObservation {
+    @_spi(Engine) public func observe(deviceId: String, role: String) -> DeviceTokenObservation {
         DeviceTokenObservation(entry: token(deviceId: deviceId, role: role), storedToken: storedToken(deviceId: deviceId, role: role))
     }
 
@@ -89,13 +89,13 @@ package struct DeviceAuthStore: DeviceTokenStore {
     }
 
     @discardableResult
-    package func save(deviceId: String, role: String, token: Secret, scopes: [String],
+    @_spi(Engine) public func save(deviceId: String, role: String, token: Secret, scopes: [String],
                      replacing observed: DeviceTokenObservation) throws(IdentityError) -> StoredDeviceToken? {
         guard storedToken(deviceId: deviceId, role: role) == observed.storedToken else { return nil }
         return try save(deviceId: deviceId, role: role, token: token, scopes: scopes)
     }
 
-    package func remove(deviceId: String, role: String, ifStill token: String) throws(IdentityError) {
+    @_spi(Engine) public func remove(deviceId: String, role: String, ifStill token: String) throws(IdentityError) {
         guard storedToken(deviceId: deviceId, role: role) == token else { return }
         try remove(deviceId: deviceId, role: role)
     }
@@ -103,7 +103,7 @@ package struct DeviceAuthStore: DeviceTokenStore {
     /// Stores (or replaces) the token for this device and role; tokens of other roles are kept when the
     /// file belongs to the same device. Scopes are normalised as the official store does.
     @discardableResult
-    package func save(deviceId: String, role: String, token: Secret, scopes: [String]) throws(IdentityError) -> StoredDeviceToken {
+    @_spi(Engine) public func save(deviceId: String, role: String, token: Secret, scopes: [String]) throws(IdentityError) -> StoredDeviceToken {
         let role = TextTrim.trimmed(role)
         let entry = StoredDeviceToken(
             token: token, role: role, scopes: Self.normalizeScopes(scopes), updatedAtMs: FileSystem.nowMilliseconds())
@@ -123,7 +123,7 @@ package struct DeviceAuthStore: DeviceTokenStore {
     }
 
     /// Forgets the token for this device and role (after the gateway rejected it). No file, no-op.
-    package func remove(deviceId: String, role: String) throws(IdentityError) {
+    @_spi(Engine) public func remove(deviceId: String, role: String) throws(IdentityError) {
         guard let existing = read(), existing["deviceId"]?.stringValue == deviceId,
               var tokens = existing["tokens"]?.objectValue, tokens[TextTrim.trimmed(role)] != nil
         else { return }

@@ -1,29 +1,29 @@
-import ClawSystem
-import ClawCrypto
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawCrypto
 /// This client's Ed25519 device key and the id the gateway knows it by (docs/protocol.md §3.3).
-package struct DeviceIdentity: Sendable, CustomStringConvertible {
+@_spi(Engine) public struct DeviceIdentity: Sendable, CustomStringConvertible {
     /// Lowercase hex SHA-256 of the raw 32-byte public key.
-    package let deviceId: String
-    package let privateKey: Ed25519PrivateKey
-    package let publicKey: Ed25519PublicKey
+    @_spi(Engine) public let deviceId: String
+    @_spi(Engine) public let privateKey: Ed25519PrivateKey
+    @_spi(Engine) public let publicKey: Ed25519PublicKey
     /// When the identity was first created (ms since the epoch), if the file says.
-    package let createdAtMs: Int64?
+    @_spi(Engine) public let createdAtMs: Int64?
 
     /// An identity for `privateKey`; the id and public key are always derived from the key itself.
-    package init(privateKey: Ed25519PrivateKey, createdAtMs: Int64? = nil) {
+    @_spi(Engine) public init(privateKey: Ed25519PrivateKey, createdAtMs: Int64? = nil) {
         self.privateKey = privateKey
         self.publicKey = privateKey.publicKey
         self.deviceId = DeviceIdentity.deviceId(publicKey: publicKey.rawRepresentation)
         self.createdAtMs = createdAtMs
     }
 
-    package static func deviceId(publicKey raw: [UInt8]) -> String { Hex.encode(Digest.sha256(raw)) }
+    @_spi(Engine) public static func deviceId(publicKey raw: [UInt8]) -> String { Hex.encode(Digest.sha256(raw)) }
 
     /// `connect.params.device.publicKey`: the raw public key, base64url without padding.
-    package var publicKeyBase64URL: String { Base64.encodeURL(publicKey.rawRepresentation) }
+    @_spi(Engine) public var publicKeyBase64URL: String { Base64.encodeURL(publicKey.rawRepresentation) }
 
     /// `connect.params.device.signature` for a payload from `DeviceAuthPayload`: base64url, no padding.
-    package func signature(payload: String) throws(IdentityError) -> String {
+    @_spi(Engine) public func signature(payload: String) throws(IdentityError) -> String {
         do {
             return Base64.encodeURL(try privateKey.signature(for: Array(payload.utf8)))
         } catch {
@@ -32,10 +32,10 @@ package struct DeviceIdentity: Sendable, CustomStringConvertible {
     }
 
     /// Never shows key material.
-    package var description: String { "DeviceIdentity(\(deviceId))" }
+    @_spi(Engine) public var description: String { "DeviceIdentity(\(deviceId))" }
 
     /// `<state>/identity/device.json`.
-    package static func path(stateDirectory: String) -> String {
+    @_spi(Engine) public static func path(stateDirectory: String) -> String {
         Paths.join(stateDirectory, "identity", "device.json")
     }
 
@@ -43,14 +43,14 @@ package struct DeviceIdentity: Sendable, CustomStringConvertible {
     /// the state database's `primary` row, or `identity/device.json` in an install older than the
     /// database. Created there when missing (on a machine without OpenClaw state, in a database this
     /// creates as a native client does); one that exists but cannot be used is an error, never replaced.
-    package static func loadOrCreate(stateDirectory: String) throws(IdentityError) -> DeviceIdentity {
+    @_spi(Engine) public static func loadOrCreate(stateDirectory: String) throws(IdentityError) -> DeviceIdentity {
         let layout = StateLayout(stateDirectory: stateDirectory)
         defer { if case .database(let database) = layout { database.close() } }
         return try loadOrCreate(stateDirectory: stateDirectory, layout: layout)
     }
 
     /// The same, in a layout already looked at (whose database connection the caller closes).
-    package static func loadOrCreate(stateDirectory: String, layout: StateLayout) throws(IdentityError) -> DeviceIdentity {
+    @_spi(Engine) public static func loadOrCreate(stateDirectory: String, layout: StateLayout) throws(IdentityError) -> DeviceIdentity {
         switch layout {
         case .database(let database):
             return try DatabaseIdentity.loadOrCreate(database: database, stateDirectory: stateDirectory)

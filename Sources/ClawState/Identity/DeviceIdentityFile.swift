@@ -1,6 +1,6 @@
-import ClawSystem
-import ClawJSON
-import ClawCrypto
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawCrypto
 /// Reading and writing `device.json`.
 /// Official (openclaw/openclaw `src/infra/device-identity.ts`): `JSON.stringify(..., null, 2) + "\n"` of
 /// `{version: 1, deviceId, publicKeyPem (SPKI), privateKeyPem (PKCS#8), createdAtMs}`; when the stored

@@ -1,6 +1,7 @@
+
 /// Why the device identity or the device-token store could not be used. Descriptions are one line,
 /// name the file, and never contain key material or tokens.
-package enum IdentityError: Error, Sendable, Equatable, CustomStringConvertible {
+@_spi(Engine) public enum IdentityError: Error, Sendable, Equatable, CustomStringConvertible {
     case unreadable(path: String, reason: String)
     /// The file exists but is not an identity this client understands; it is left untouched.
     case corrupt(path: String, reason: String)
@@ -9,7 +10,7 @@ package enum IdentityError: Error, Sendable, Equatable, CustomStringConvertible 
     /// The state database (identity row or device tokens) could not be used.
     case stateDatabase(StateDatabaseError)
 
-    package var description: String {
+    @_spi(Engine) public var description: String {
         switch self {
         case .unreadable(let path, let reason):
             return "cannot read device identity \(path): \(reason)"

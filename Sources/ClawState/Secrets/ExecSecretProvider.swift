@@ -1,5 +1,5 @@
-import ClawSystem
-import ClawJSON
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawJSON
 
 /// `{source:"exec", command, args?, timeoutMs?, noOutputTimeoutMs?, maxOutputBytes?, jsonOnly?, env?,
 /// passEnv?, trustedDirs?}`: a secret from a program the user owns. As the official resolver:

@@ -1,5 +1,5 @@
-import ClawSystem
-import ClawJSON
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawJSON
 
 /// `{source:"file", path, mode?, timeoutMs?, maxBytes?}`: secrets read from a file only its owner can
 /// read, as the official `readSecureFile` requires: a regular file (a symbolic link is refused),

@@ -1,5 +1,5 @@
-import ClawSystem
-import ClawJSON
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawJSON
 /// A credential as written in `openclaw.json`: plain text (possibly with `${VAR}` inside), or a secret
 /// ref. Shapes as openclaw/openclaw `src/config/types.secrets.ts` (`coerceSecretRef`) reads them:
 /// `{source, provider, id}` with exactly these keys; the older `{source, id}`, whose provider is

@@ -1,7 +1,8 @@
+
 /// Why a secret ref could not be turned into its value: the provider's configuration, the file or
 /// command, or what the provider answered. Never carries the secret itself, nor text a provider
 /// wrote (which could contain it); the caller words it (the CLI: `FailureMessages`).
-package enum SecretProblem: Sendable, Equatable {
+@_spi(Engine) public enum SecretProblem: Sendable, Equatable {
     // The ref and its provider entry.
     /// The ref breaks the grammar of ids and provider names; the text says how.
     case invalidReference(String)

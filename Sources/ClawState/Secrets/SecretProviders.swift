@@ -1,5 +1,5 @@
-import ClawSystem
-import ClawJSON
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawJSON
 
 /// Why one provider call failed: a problem to report, or a signal that stopped it.
 enum SecretResolutionError: Error, Sendable, Equatable {

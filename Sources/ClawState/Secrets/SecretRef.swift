@@ -1,23 +1,24 @@
+
 /// A secret reference in `openclaw.json`: where a credential lives instead of the credential itself.
 /// `provider` names an entry of `secrets.providers` (or the built-in `env`/`store` provider of the
 /// default alias); `id` says which secret that provider returns. None of the three is secret.
-package struct SecretRef: Sendable, Equatable, CustomStringConvertible {
-    package enum Source: String, Sendable, Equatable, CaseIterable {
+@_spi(Engine) public struct SecretRef: Sendable, Equatable, CustomStringConvertible {
+    @_spi(Engine) public enum Source: String, Sendable, Equatable, CaseIterable {
         case env, file, exec, store
     }
 
-    package let source: Source
-    package let provider: String
-    package let id: String
+    @_spi(Engine) public let source: Source
+    @_spi(Engine) public let provider: String
+    @_spi(Engine) public let id: String
 
-    package init(source: Source, provider: String, id: String) {
+    @_spi(Engine) public init(source: Source, provider: String, id: String) {
         self.source = source
         self.provider = provider
         self.id = id
     }
 
     /// `source:provider:id`, as the official CLI writes a ref in its messages.
-    package var description: String { "\(source.rawValue):\(provider):\(id)" }
+    @_spi(Engine) public var description: String { "\(source.rawValue):\(provider):\(id)" }
 
     /// Why the ref breaks the official grammar (openclaw/openclaw `src/secrets/ref-contract.ts`), or nil.
     var grammarProblem: String? {

@@ -1,5 +1,5 @@
-import ClawSystem
-import ClawJSON
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawJSON
 /// Device tokens in the state database, written as the official CLI writes them: one row per
 /// (device, role), `scopes_json` the normalised scopes as compact JSON, `updated_at_ms` now, each
 /// change one short `BEGIN IMMEDIATE` transaction that touches that row only, and only if it still
@@ -7,24 +7,24 @@ import ClawJSON
 /// - the gateway the config describes in local mode: `device_auth_tokens`;
 /// - any other target (a URL given on the side, a remote gateway): `gateway_origin_device_tokens`
 ///   under the target's scope (`DeviceTokenScope`), so a token never travels to another gateway.
-package struct DatabaseDeviceTokens: DeviceTokenStore {
-    package enum Target: Sendable, Equatable {
+@_spi(Engine) public struct DatabaseDeviceTokens: DeviceTokenStore {
+    @_spi(Engine) public enum Target: Sendable, Equatable {
         case configuredGateway
         case gatewayScope(String)
     }
 
-    package let database: StateDatabase
-    package let target: Target
+    @_spi(Engine) public let database: StateDatabase
+    @_spi(Engine) public let target: Target
     /// The state directory, for the pre-database token file the official store refuses to work beside.
     let stateDirectory: String
 
-    package init(database: StateDatabase, target: Target, stateDirectory: String) {
+    @_spi(Engine) public init(database: StateDatabase, target: Target, stateDirectory: String) {
         self.database = database
         self.target = target
         self.stateDirectory = stateDirectory
     }
 
-    package func observe(deviceId: String, role: String) throws(IdentityError) -> DeviceTokenObservation {
+    @_spi(Engine) public func observe(deviceId: String, role: String) throws(IdentityError) -> DeviceTokenObservation {
         let role = TextTrim.trimmed(role)
         guard FileSystem.exists(database.path) else { return .nothingStored }
         let row = try run { db throws(SQLiteError) -> [SQLiteValue]? in
@@ -56,7 +56,7 @@ package struct DatabaseDeviceTokens: DeviceTokenStore {
     /// A database without `gateway_origin_device_tokens` (one a native client created) keeps no
     /// tokens of other targets: nothing is written, quietly.
     @discardableResult
-    package func save(deviceId: String, role: String, token: Secret, scopes: [String],
+    @_spi(Engine) public func save(deviceId: String, role: String, token: Secret, scopes: [String],
                      replacing observed: DeviceTokenObservation) throws(IdentityError) -> StoredDeviceToken? {
         let entry = StoredDeviceToken(token: token, role: TextTrim.trimmed(role),
                                       scopes: DeviceAuthStore.normalizeScopes(scopes), updatedAtMs: FileSystem.nowMilliseconds())
@@ -97,7 +97,7 @@ package struct DatabaseDeviceTokens: DeviceTokenStore {
     }
 
     /// `DELETE … WHERE token = <the token the gateway rejected>`: a token stored since is kept.
-    package func remove(deviceId: String, role: String, ifStill token: String) throws(IdentityError) {
+    @_spi(Engine) public func remove(deviceId: String, role: String, ifStill token: String) throws(IdentityError) {
         let role = TextTrim.trimmed(role)
         _ = try run { db throws(SQLiteError) in
             switch target {
@@ -122,7 +122,7 @@ package struct DatabaseDeviceTokens: DeviceTokenStore {
         !(try db.rows("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'gateway_origin_device_tokens'")).isEmpty
     }
 
-    package func close() { database.close() }
+    @_spi(Engine) public func close() { database.close() }
 
     /// `body` on an open connection, after the check the official store makes before every use.
     private func run<T>(_ body: (SQLiteConnection) throws(SQLiteError) -> T) throws(IdentityError) -> T {

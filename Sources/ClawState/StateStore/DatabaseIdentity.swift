@@ -1,5 +1,5 @@
-import ClawSystem
-import ClawCrypto
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawCrypto
 /// The device identity in the state database: table `device_identities`, row `identity_key = 'primary'`
 /// (the official CLI's own; `device_id`, SPKI and PKCS#8 PEM keys, `created_at_ms`, `updated_at_ms`).
 /// Read as the official CLI reads it, and created as it creates it when the row is missing.

@@ -1,5 +1,5 @@
-import ClawSystem
-import ClawCrypto
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawCrypto
 
 /// The lock the official tools hold while they create or import a state database's device identity
 /// (the official CLI, `openclaw doctor --fix` and the Swift runtime of the Apple apps): an exclusive

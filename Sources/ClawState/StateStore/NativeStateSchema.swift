@@ -1,3 +1,4 @@
+
 /// The tables a native OpenClaw client (the Swift runtime of the Apple apps, and this client) creates
 /// in a state database that has none yet: the device identity and the device tokens, in the official
 /// DDL, character for character (SQLite keeps the statement text, and the official tools compare

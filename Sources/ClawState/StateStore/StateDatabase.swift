@@ -1,4 +1,4 @@
-import ClawSystem
+@_spi(Engine) import ClawSystem
 import CClawSQLite
 
 /// The official OpenClaw state database, `<state>/state/openclaw.sqlite`: since July 2026 the
@@ -10,33 +10,33 @@ import CClawSQLite
 /// One connection serves a whole handshake (reading the identity, then the token rows): SQLite reads
 /// the schema once per connection, which is most of what a one-shot command spends here. `close()`
 /// ends it; the next use opens another.
-package final class StateDatabase: @unchecked Sendable, Equatable {
-    package let path: String
+@_spi(Engine) public final class StateDatabase: @unchecked Sendable, Equatable {
+    @_spi(Engine) public let path: String
     /// Where the device identity lock's first file lives (`IdentityCreationLock`): the
     /// official CLI's `os.tmpdir()`, from the command's environment.
-    package let temporaryDirectory: String
+    @_spi(Engine) public let temporaryDirectory: String
     private let lock = TransportLock()
     private var connection: SQLiteConnection?
 
     /// How long a statement waits for another process's lock (a gateway, the CLI, `doctor`).
     static let busyTimeoutMs: Int32 = 5_000
 
-    package init(path: String, temporaryDirectory: String = "/tmp") {
+    @_spi(Engine) public init(path: String, temporaryDirectory: String = "/tmp") {
         self.path = path
         self.temporaryDirectory = temporaryDirectory
     }
 
     deinit { connection?.close() }
 
-    package static func == (lhs: StateDatabase, rhs: StateDatabase) -> Bool { lhs.path == rhs.path }
+    @_spi(Engine) public static func == (lhs: StateDatabase, rhs: StateDatabase) -> Bool { lhs.path == rhs.path }
 
-    package static func path(stateDirectory: String) -> String {
+    @_spi(Engine) public static func path(stateDirectory: String) -> String {
         Paths.join(stateDirectory, "state", "openclaw.sqlite")
     }
 
     /// The state directory's database, or nil when it has none (an install older than July 2026, or
     /// none at all). Only a look at the directory: nothing is opened.
-    package static func find(stateDirectory: String) -> StateDatabase? {
+    @_spi(Engine) public static func find(stateDirectory: String) -> StateDatabase? {
         let path = path(stateDirectory: stateDirectory)
         return FileSystem.exists(path) ? StateDatabase(path: path) : nil
     }
@@ -82,7 +82,7 @@ package final class StateDatabase: @unchecked Sendable, Equatable {
     }
 
     /// Closes the connection, if open.
-    package func close() {
+    @_spi(Engine) public func close() {
         lock.withLock {
             connection?.close()
             connection = nil

@@ -1,7 +1,8 @@
+
 /// Why the OpenClaw state database could not be used. One line each, naming the file and what to do;
 /// never a key, token or secret read from it.
-package struct StateDatabaseError: Error, Sendable, Equatable, CustomStringConvertible {
-    package enum Problem: Sendable, Equatable {
+@_spi(Engine) public struct StateDatabaseError: Error, Sendable, Equatable, CustomStringConvertible {
+    @_spi(Engine) public enum Problem: Sendable, Equatable {
         /// Could not be opened or read (permissions, I/O); SQLite's reason.
         case unreadable(String)
         /// Not a database, or a damaged one.
@@ -28,15 +29,15 @@ package struct StateDatabaseError: Error, Sendable, Equatable, CustomStringConve
         case identityLockUnusable(path: String, reason: String)
     }
 
-    package let path: String
-    package let problem: Problem
+    @_spi(Engine) public let path: String
+    @_spi(Engine) public let problem: Problem
 
-    package init(path: String, problem: Problem) {
+    @_spi(Engine) public init(path: String, problem: Problem) {
         self.path = path
         self.problem = problem
     }
 
-    package var description: String {
+    @_spi(Engine) public var description: String {
         switch problem {
         case .unreadable(let reason):
             return "cannot read the OpenClaw state database \(path): \(reason); check that it is yours and readable"

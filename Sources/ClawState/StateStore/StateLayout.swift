@@ -1,7 +1,7 @@
-import ClawSystem
-import ClawTransport
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawTransport
 /// How a state directory keeps the device identity and device tokens.
-package enum StateLayout: Sendable, Equatable {
+@_spi(Engine) public enum StateLayout: Sendable, Equatable {
     /// The state database, `<state>/state/openclaw.sqlite`: rows only; nothing under `identity/` is
     /// ever created, changed or removed. Either it exists (the official CLI since July 2026), or the
     /// machine has no OpenClaw state at all and this client creates it as a native client does, the
@@ -13,7 +13,7 @@ package enum StateLayout: Sendable, Equatable {
 
     /// Decided by one look at the directory; nothing is opened or created. `environment`: the
     /// command's, for where the device identity lock lives.
-    package init(stateDirectory: String, environment: Environment = .current()) {
+    @_spi(Engine) public init(stateDirectory: String, environment: Environment = .current()) {
         let database = StateDatabase(path: StateDatabase.path(stateDirectory: stateDirectory),
                                      temporaryDirectory: IdentityCreationLock.temporaryDirectory(environment))
         if FileSystem.exists(database.path) {
@@ -31,7 +31,7 @@ package enum StateLayout: Sendable, Equatable {
     /// the side, not a remote one). The database files other targets' tokens by the target's scope, as
     /// the official client does (a database a native client created has no table for them: they are
     /// then neither read nor kept); the older files hold only the configured gateway's.
-    package func deviceTokenStore(stateDirectory: String, url: WebSocketURL, pinnedSHA256: [UInt8]?,
+    @_spi(Engine) public func deviceTokenStore(stateDirectory: String, url: WebSocketURL, pinnedSHA256: [UInt8]?,
                                  isConfiguredLocalGateway: Bool, isOverride: Bool) -> (any DeviceTokenStore)? {
         switch self {
         case .files:

@@ -1,8 +1,8 @@
-import ClawSystem
+@_spi(Engine) import ClawSystem
 /// Secrets the official CLI keeps in the state database (`secret_store_entries`), for secret refs
 /// `{source: "store", provider: "default", id: NAME}`: the live team-scope row of that name. Read only.
-package enum StoredSecrets {
-    package enum Failure: Error, Sendable, Equatable {
+@_spi(Engine) public enum StoredSecrets {
+    @_spi(Engine) public enum Failure: Error, Sendable, Equatable {
         /// The name is not `[A-Z][A-Z0-9_]{0,127}`.
         case invalidName
         /// No database, no table, or no live row of that name.
@@ -10,7 +10,7 @@ package enum StoredSecrets {
         case unavailable(StateDatabaseError)
     }
 
-    package static func value(named name: String, in database: StateDatabase?) throws(Failure) -> String {
+    @_spi(Engine) public static func value(named name: String, in database: StateDatabase?) throws(Failure) -> String {
         guard isValidName(name) else { throw .invalidName }
         guard let database, FileSystem.exists(database.path) else { throw .notFound }
         defer { database.close() }

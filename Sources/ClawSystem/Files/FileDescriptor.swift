@@ -3,16 +3,16 @@ import Glibc
 /// The plain descriptor calls of the command line's streams (stdin, stdout, stderr, a signal pipe):
 /// each is the system call, with errno as a `SystemError`. The stream paths (`write(all:)`, `read`)
 /// are inlined into their callers, which run them per flush and per read.
-package enum FileDescriptor {
+@_spi(Engine) public enum FileDescriptor {
     /// `open(2)` for reading: follows symbolic links and blocks like a plain open, so a FIFO or
     /// `/dev/stdin` is read as its writer writes.
-    package static func openForReading(_ path: String) throws(SystemError) -> Int32 {
+    @_spi(Engine) public static func openForReading(_ path: String) throws(SystemError) -> Int32 {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .last }
         return fd
     }
 
-    package static func close(_ descriptor: Int32) {
+    @_spi(Engine) public static func close(_ descriptor: Int32) {
         _ = Glibc.close(descriptor)
     }
 
@@ -20,7 +20,7 @@ package enum FileDescriptor {
     /// the end of input. EINTR and EAGAIN come back as errors (`isInterrupted`, `isWouldBlock`) for
     /// the caller to decide.
     @inlinable
-    package static func read(_ descriptor: Int32, into buffer: inout [UInt8]) throws(SystemError) -> Int {
+    @_spi(Engine) public static func read(_ descriptor: Int32, into buffer: inout [UInt8]) throws(SystemError) -> Int {
         let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
         guard count >= 0 else { throw .last }
         return count
@@ -30,7 +30,7 @@ package enum FileDescriptor {
     /// non-blocking descriptor is full. False on any other error: EPIPE and friends mean the reader
     /// has gone.
     @inlinable
-    package static func write(all bytes: UnsafePointer<UInt8>, count: Int, to descriptor: Int32) -> Bool {
+    @_spi(Engine) public static func write(all bytes: UnsafePointer<UInt8>, count: Int, to descriptor: Int32) -> Bool {
         write(all: bytes, count: count, with: { Glibc.write(descriptor, $0, $1) },
               whileBlocked: { Poll.waitUntilWritable(descriptor) })
     }
@@ -55,17 +55,17 @@ package enum FileDescriptor {
 
     /// One byte with one `write(2)`, the result ignored: the only call a signal handler makes.
     @inlinable
-    package static func writeFromSignalHandler(_ byte: UInt8, to descriptor: Int32) {
+    @_spi(Engine) public static func writeFromSignalHandler(_ byte: UInt8, to descriptor: Int32) {
         var byte = byte
         _ = Glibc.write(descriptor, &byte, 1)
     }
 }
 
 /// Pipes between this process and itself or its neighbours in a shell pipeline.
-package enum Pipes {
+@_spi(Engine) public enum Pipes {
     /// A new pipe whose both ends are non-blocking and close on exec (a self-pipe for signals);
     /// nil when none can be made.
-    package static func makeNonBlocking() -> (read: Int32, write: Int32)? {
+    @_spi(Engine) public static func makeNonBlocking() -> (read: Int32, write: Int32)? {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { return nil }
         for fd in fds {
@@ -76,7 +76,7 @@ package enum Pipes {
     }
 
     /// Reads a non-blocking descriptor until nothing is left, discarding the bytes.
-    package static func drain(_ descriptor: Int32) {
+    @_spi(Engine) public static func drain(_ descriptor: Int32) {
         var byte: UInt8 = 0
         while Glibc.read(descriptor, &byte, 1) == 1 {}
     }
@@ -86,7 +86,7 @@ package enum Pipes {
 
     /// Asks for a pipe buffer of `bytes` when `descriptor` is a pipe (F_SETPIPE_SZ); anything else
     /// is left alone. Best effort: past the user's pipe quota (EPERM) the size stays as it was.
-    package static func enlargeBuffer(of descriptor: Int32, to bytes: Int32) {
+    @_spi(Engine) public static func enlargeBuffer(of descriptor: Int32, to bytes: Int32) {
         var info = stat()
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFIFO else { return }
         _ = fcntl(descriptor, setPipeSize, bytes)

@@ -2,7 +2,7 @@ import Glibc
 
 /// Which file a path leads to: its device and inode after following symbolic links, and its real
 /// path, so that two paths (a symlink, a hard link, `ThisProcess.executablePath`) can be compared.
-package struct FileIdentity: Sendable {
+@_spi(Engine) public struct FileIdentity: Sendable {
     let device: UInt
     let inode: UInt
     let mode: UInt32
@@ -10,7 +10,7 @@ package struct FileIdentity: Sendable {
     let path: String
 
     /// nil when `stat(2)` cannot reach anything at `path`.
-    package init?(path: String) {
+    @_spi(Engine) public init?(path: String) {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         device = UInt(info.st_dev)
@@ -26,10 +26,10 @@ package struct FileIdentity: Sendable {
     }
 
     /// A regular file this process may execute (`access(2)` with `X_OK`).
-    package var isExecutableFile: Bool { (mode & UInt32(S_IFMT)) == UInt32(S_IFREG) && access(path, X_OK) == 0 }
+    @_spi(Engine) public var isExecutableFile: Bool { (mode & UInt32(S_IFMT)) == UInt32(S_IFREG) && access(path, X_OK) == 0 }
 
     /// The same file: the same device and inode, or the same real path.
-    package func isSame(as other: FileIdentity?) -> Bool {
+    @_spi(Engine) public func isSame(as other: FileIdentity?) -> Bool {
         guard let other else { return false }
         return (device == other.device && inode == other.inode) || (realPath != nil && realPath == other.realPath)
     }

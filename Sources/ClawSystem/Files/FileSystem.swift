@@ -1,34 +1,34 @@
 import Glibc
 
 /// The few POSIX file operations configuration and identity need, with errno turned into text.
-package enum FileSystem {
+@_spi(Engine) public enum FileSystem {
     /// Why a file operation failed, as `strerror` words (never the file's contents).
-    package struct Failure: Error, Sendable {
-        package let code: Int32
-        package var reason: String { systemErrorText(code) }
-        package var isNotFound: Bool { code == ENOENT || code == ENOTDIR }
+    @_spi(Engine) public struct Failure: Error, Sendable {
+        @_spi(Engine) public let code: Int32
+        @_spi(Engine) public var reason: String { systemErrorText(code) }
+        @_spi(Engine) public var isNotFound: Bool { code == ENOENT || code == ENOTDIR }
     }
 
-    package static func exists(_ path: String) -> Bool {
+    @_spi(Engine) public static func exists(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0
     }
 
     /// Whether anything, a dangling symlink included, is at `path`; an error other than "no such file"
     /// counts as something being there.
-    package static func lexists(_ path: String) -> Bool {
+    @_spi(Engine) public static func lexists(_ path: String) -> Bool {
         var info = stat()
         return lstat(path, &info) == 0 || errno != ENOENT
     }
 
     /// Whether `path` is a directory (following symbolic links).
-    package static func isDirectory(_ path: String) -> Bool {
+    @_spi(Engine) public static func isDirectory(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// The whole file; refuses anything over `limit` bytes (config and identity files are small).
-    package static func readFile(_ path: String, limit: Int = 16 << 20) throws(Failure) -> [UInt8] {
+    @_spi(Engine) public static func readFile(_ path: String, limit: Int = 16 << 20) throws(Failure) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw Failure(code: errno) }
         defer { close(fd) }
@@ -50,7 +50,7 @@ package enum FileSystem {
     }
 
     /// Creates `path` and any missing parents with `mode`; existing directories are left as they are.
-    package static func makeDirectories(_ path: String, mode: mode_t) throws(Failure) {
+    @_spi(Engine) public static func makeDirectories(_ path: String, mode: mode_t) throws(Failure) {
         if isDirectory(path) { return }
         let parent = Paths.parent(path)
         if parent != path && !parent.isEmpty { try makeDirectories(parent, mode: mode) }
@@ -66,7 +66,7 @@ package enum FileSystem {
     /// it into place, so readers see the old file or the new one and never a torn write.
     /// With `onlyIfAbsent`, an existing file wins and `false` is returned.
     @discardableResult
-    package static func writeAtomically(
+    @_spi(Engine) public static func writeAtomically(
         _ bytes: [UInt8], to path: String, mode: mode_t, onlyIfAbsent: Bool = false
     ) throws(Failure) -> Bool {
         let directory = Paths.parent(path)
@@ -131,7 +131,7 @@ package enum FileSystem {
         close(fd)
     }
 
-    package static func currentDirectory() -> String? {
+    @_spi(Engine) public static func currentDirectory() -> String? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         guard getcwd(&buffer, buffer.count) != nil else { return nil }
         let bytes = buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }
@@ -139,13 +139,13 @@ package enum FileSystem {
     }
 
     /// The login user's home from the password database, used when HOME is unset.
-    package static func passwordDatabaseHome() -> String? {
+    @_spi(Engine) public static func passwordDatabaseHome() -> String? {
         guard let entry = getpwuid(getuid()), let dir = entry.pointee.pw_dir else { return nil }
         let home = String(cString: dir)
         return home.isEmpty ? nil : home
     }
 
-    package static func nowMilliseconds() -> Int64 {
+    @_spi(Engine) public static func nowMilliseconds() -> Int64 {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000

@@ -6,13 +6,13 @@ import Glibc
 /// /proc/self/fd and made non-blocking; a socket is written with MSG_DONTWAIT. Anything else (a regular
 /// file, /dev/null) never waits for a reader and is written as it is, as is a pipe that cannot be
 /// opened again (no /proc): a write there may still block, as it always did.
-package final class NonBlockingOutput {
+@_spi(Engine) public final class NonBlockingOutput {
     /// The descriptor written, and the one to poll for POLLOUT.
-    package let descriptor: Int32
+    @_spi(Engine) public let descriptor: Int32
     private let isSocket: Bool
     private let ownsDescriptor: Bool
 
-    package init(_ fd: Int32) {
+    @_spi(Engine) public init(_ fd: Int32) {
         var info = stat()
         let kind = fstat(fd, &info) == 0 ? info.st_mode & S_IFMT : 0
         if kind == S_IFSOCK {
@@ -26,11 +26,11 @@ package final class NonBlockingOutput {
     }
 
     /// write(2)'s result: bytes written, or -1 with errno (EAGAIN when it would block).
-    package func write(_ bytes: UnsafePointer<UInt8>, count: Int) -> Int {
+    @_spi(Engine) public func write(_ bytes: UnsafePointer<UInt8>, count: Int) -> Int {
         isSocket ? send(descriptor, bytes, count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) : Glibc.write(descriptor, bytes, count)
     }
 
-    package func close() {
+    @_spi(Engine) public func close() {
         if ownsDescriptor { _ = Glibc.close(descriptor) }
     }
 }
@@ -39,7 +39,7 @@ extension FileDescriptor {
     /// Writes all `count` bytes through `output`, which never blocks: when the descriptor is full,
     /// `whileBlocked` is called with the descriptor to wait on and returns once it may take more (or
     /// failed: the next write says how). False on any error but EINTR and EAGAIN: the reader is gone.
-    package static func write(all bytes: UnsafePointer<UInt8>, count: Int, through output: NonBlockingOutput,
+    @_spi(Engine) public static func write(all bytes: UnsafePointer<UInt8>, count: Int, through output: NonBlockingOutput,
                              whileBlocked: (Int32) -> Void) -> Bool {
         write(all: bytes, count: count, with: { output.write($0, count: $1) },
               whileBlocked: { whileBlocked(output.descriptor) })

@@ -1,6 +1,6 @@
 /// Path text operations in the style of Node's `path.posix` (the official CLI resolves paths with it).
-package enum Paths {
-    package static func join(_ base: String, _ components: String...) -> String {
+@_spi(Engine) public enum Paths {
+    @_spi(Engine) public static func join(_ base: String, _ components: String...) -> String {
         var out = base
         for component in components {
             if component.hasPrefix("/") { out = component; continue }
@@ -10,7 +10,7 @@ package enum Paths {
     }
 
     /// Everything before the last component (`/` for a top-level entry).
-    package static func parent(_ path: String) -> String {
+    @_spi(Engine) public static func parent(_ path: String) -> String {
         var trimmed = Substring(path)
         while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
         guard let slash = trimmed.lastIndex(of: "/") else { return "." }
@@ -41,7 +41,7 @@ package enum Paths {
     }
 
     /// Absolute and normalised against `currentDirectory` (`path.resolve`).
-    package static func resolve(_ path: String, currentDirectory: String?) -> String {
+    @_spi(Engine) public static func resolve(_ path: String, currentDirectory: String?) -> String {
         if path.hasPrefix("/") { return normalize(path) }
         return normalize(join(currentDirectory ?? "/", path))
     }

@@ -2,11 +2,11 @@ import Glibc
 
 /// An anonymous temporary file: created in a directory and unlinked at once, so nothing is left
 /// behind on any exit; written and read at offsets. Closed when released.
-package final class ScratchFile {
+@_spi(Engine) public final class ScratchFile {
     private let descriptor: Int32
 
     /// `mkstemp(3)` in `directory`, then `unlink(2)`.
-    package init(directory: String, prefix: String) throws(SystemError) {
+    @_spi(Engine) public init(directory: String, prefix: String) throws(SystemError) {
         var template = Array((directory + "/" + prefix + "XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw .last }
@@ -17,7 +17,7 @@ package final class ScratchFile {
     deinit { _ = close(descriptor) }
 
     /// Writes all of `bytes` at `offset` (`pwrite(2)`, retried on EINTR).
-    package func write(_ bytes: [UInt8], at offset: Int) throws(SystemError) {
+    @_spi(Engine) public func write(_ bytes: [UInt8], at offset: Int) throws(SystemError) {
         var written = 0
         while written < bytes.count {
             let n = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress! + written, $0.count - written, off_t(offset + written)) }
@@ -30,7 +30,7 @@ package final class ScratchFile {
     }
 
     /// `count` bytes from `offset` (`pread(2)`, retried on EINTR); nil when they cannot all be read.
-    package func read(count: Int, at offset: Int) -> [UInt8]? {
+    @_spi(Engine) public func read(count: Int, at offset: Int) -> [UInt8]? {
         var bytes = [UInt8](repeating: 0, count: count)
         var done = 0
         while done < count {

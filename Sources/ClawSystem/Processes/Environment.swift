@@ -2,13 +2,13 @@ import Glibc
 
 /// A snapshot of environment variables, so resolution is a pure function of its inputs
 /// (tests pass their own dictionary instead of mutating the process environment).
-package struct Environment: Sendable, Equatable {
-    package var values: [String: String]
+@_spi(Engine) public struct Environment: Sendable, Equatable {
+    @_spi(Engine) public var values: [String: String]
 
-    package init(_ values: [String: String] = [:]) { self.values = values }
+    @_spi(Engine) public init(_ values: [String: String] = [:]) { self.values = values }
 
     /// The process environment as it is now, read from `environ`.
-    package static func current() -> Environment {
+    @_spi(Engine) public static func current() -> Environment {
         var values: [String: String] = [:]
         var cursor = environ
         // Split at the first "=" byte, as getenv(3) does (a Character search cost ~12,000 instructions
@@ -30,25 +30,25 @@ package struct Environment: Sendable, Equatable {
         return Environment(values)
     }
 
-    package subscript(name: String) -> String? { values[name] }
+    @_spi(Engine) public subscript(name: String) -> String? { values[name] }
 
     /// The value with surrounding whitespace removed, or nil when unset or blank
     /// (the official CLI's `trimToUndefined`).
-    package func trimmed(_ name: String) -> String? {
+    @_spi(Engine) public func trimmed(_ name: String) -> String? {
         guard let raw = values[name] else { return nil }
         let value = TextTrim.trimmed(raw)
         return value.isEmpty ? nil : value
     }
 
     /// The first of `names` that is set and not blank, with the name that supplied it.
-    package func firstTrimmed(_ names: String...) -> (name: String, value: String)? {
+    @_spi(Engine) public func firstTrimmed(_ names: String...) -> (name: String, value: String)? {
         for name in names { if let value = trimmed(name) { return (name, value) } }
         return nil
     }
 }
 
 /// Whitespace trimming with JavaScript's `String.prototype.trim` semantics, which the official code uses.
-package enum TextTrim {
+@_spi(Engine) public enum TextTrim {
     static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20, 0xA0, 0x1680, 0x2000...0x200A,
@@ -59,7 +59,7 @@ package enum TextTrim {
         }
     }
 
-    package static func trimmed(_ text: String) -> String {
+    @_spi(Engine) public static func trimmed(_ text: String) -> String {
         let scalars = text.unicodeScalars
         guard let first = scalars.firstIndex(where: { !isWhitespace($0) }),
               let last = scalars.lastIndex(where: { !isWhitespace($0) })
@@ -68,7 +68,7 @@ package enum TextTrim {
     }
 
     /// Trimmed, or nil when nothing is left.
-    package static func nonEmpty(_ text: String?) -> String? {
+    @_spi(Engine) public static func nonEmpty(_ text: String?) -> String? {
         guard let text else { return nil }
         let value = trimmed(text)
         return value.isEmpty ? nil : value

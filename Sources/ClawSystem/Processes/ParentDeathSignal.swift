@@ -6,11 +6,11 @@
 /// The kernel sends the signal when the *thread* that started the child ends, not the process: a
 /// program that starts such a child from a thread that ends early loses it at that moment. openclaw
 /// starts its children from its one (main) thread.
-package enum ParentDeathSignal {
+@_spi(Engine) public enum ParentDeathSignal {
     static let setprivLocations = ["/usr/bin/setpriv", "/bin/setpriv"]
 
     /// A trusted `setpriv` that knows `--pdeathsig` (util-linux 2.33 or later), asked once; nil without one.
-    package static let setpriv: String? = {
+    @_spi(Engine) public static let setpriv: String? = {
         guard let path = SystemProgram.locate(in: setprivLocations) else { return nil }
         // Older setpriv refuses the option: try it once on a program that does nothing.
         guard let noOp = SystemProgram.locate(in: ["/usr/bin/true", "/bin/true"]) else { return nil }

@@ -4,7 +4,7 @@ import Glibc
 /// its last `limit` bytes: a chatty child (ssh with `LogLevel DEBUG3`) never fills the pipe and
 /// blocks, whatever the thread that owns the child is busy with. `read()` also takes what is waiting
 /// in the pipe at that moment, so a line the child wrote just before an event the caller saw is there.
-package final class PipeDrain: @unchecked Sendable {
+@_spi(Engine) public final class PipeDrain: @unchecked Sendable {
     private let lock = TransportLock()
     /// The pipe's read end (non-blocking); -1 once the thread has closed it.
     private var descriptor: Int32
@@ -19,7 +19,7 @@ package final class PipeDrain: @unchecked Sendable {
     private var thread: JoinableThread?
 
     /// Takes ownership of `descriptor` (a non-blocking read end) and starts reading it.
-    package init(descriptor: Int32, limit: Int) throws(SystemError) {
+    @_spi(Engine) public init(descriptor: Int32, limit: Int) throws(SystemError) {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else {
             let error = SystemError.last
@@ -44,7 +44,7 @@ package final class PipeDrain: @unchecked Sendable {
 
     /// The last bytes read (at most `limit`), after taking what is waiting in the pipe now, and how
     /// many were read in all: `kept` starts at offset `total - kept.count` of the whole output.
-    package func read() -> (kept: [UInt8], total: Int) {
+    @_spi(Engine) public func read() -> (kept: [UInt8], total: Int) {
         lock.withLock {
             readAvailable()
             return (kept, total)
@@ -52,10 +52,10 @@ package final class PipeDrain: @unchecked Sendable {
     }
 
     /// Whether the pipe has ended (every writer closed it).
-    package var hasEnded: Bool { lock.withLock { ended } }
+    @_spi(Engine) public var hasEnded: Bool { lock.withLock { ended } }
 
     /// Takes what is waiting in the pipe, ends the thread and closes the pipe. Safe to repeat.
-    package func stop() {
+    @_spi(Engine) public func stop() {
         let thread: JoinableThread? = lock.withLock {
             defer { self.thread = nil }
             if self.thread != nil {

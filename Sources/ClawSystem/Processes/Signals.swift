@@ -1,28 +1,28 @@
 import Glibc
 
 /// Signal dispositions for a command-line program: which signals it handles, and with what.
-package enum Signals {
+@_spi(Engine) public enum Signals {
     /// SIGINT (Ctrl-C).
-    package static let interrupt = SIGINT
+    @_spi(Engine) public static let interrupt = SIGINT
     /// SIGTERM (`kill`, `systemctl stop`).
-    package static let terminate = SIGTERM
+    @_spi(Engine) public static let terminate = SIGTERM
 
     /// A handler may only do async-signal-safe things: atomics, `FileDescriptor.writeFromSignalHandler`.
-    package typealias Handler = @convention(c) (Int32) -> Void
+    @_spi(Engine) public typealias Handler = @convention(c) (Int32) -> Void
 
     /// SIGPIPE ignored: a write to a closed pipe or socket fails with EPIPE instead of killing the process.
-    package static func ignoreBrokenPipe() {
+    @_spi(Engine) public static func ignoreBrokenPipe() {
         _ = signal(SIGPIPE, SIG_IGN)
     }
 
     /// `signal(2)`: `handler` runs when `signalNumber` arrives.
-    package static func handle(_ signalNumber: Int32, with handler: Handler) {
+    @_spi(Engine) public static func handle(_ signalNumber: Int32, with handler: Handler) {
         _ = signal(signalNumber, handler)
     }
 
     /// Removes the signals from the blocked mask, which a parent may have handed down (signal masks
     /// survive exec).
-    package static func unblock(_ signalNumbers: Int32...) {
+    @_spi(Engine) public static func unblock(_ signalNumbers: Int32...) {
         var set = sigset_t()
         sigemptyset(&set)
         for signalNumber in signalNumbers { sigaddset(&set, signalNumber) }

@@ -8,34 +8,34 @@ import Glibc
 /// The owner must end it: `terminate()` (SIGTERM, then SIGKILL after a grace period) or a wait that
 /// saw it exit. `deinit` kills and reaps a child still running, so none outlives its owner's scope.
 /// One thread uses an instance at a time.
-package final class Subprocess: @unchecked Sendable {
+@_spi(Engine) public final class Subprocess: @unchecked Sendable {
     /// What a standard stream of the child is connected to.
-    package enum Stream: Sendable, Equatable {
+    @_spi(Engine) public enum Stream: Sendable, Equatable {
         /// `/dev/null`.
         case null
         /// A pipe whose other end the parent holds (`standardInput`, `standardOutput`, `standardError`).
         case pipe
     }
 
-    package struct Configuration: Sendable {
+    @_spi(Engine) public struct Configuration: Sendable {
         /// Absolute path of the program (no PATH search).
-        package var executable: String
+        @_spi(Engine) public var executable: String
         /// argv[1...]; argv[0] is `executable`.
-        package var arguments: [String]
+        @_spi(Engine) public var arguments: [String]
         /// The child's whole environment.
-        package var environment: [String: String]
+        @_spi(Engine) public var environment: [String: String]
         /// The child's working directory; nil keeps the parent's.
-        package var workingDirectory: String?
-        package var standardInput: Stream = .null
-        package var standardOutput: Stream = .null
-        package var standardError: Stream = .null
+        @_spi(Engine) public var workingDirectory: String?
+        @_spi(Engine) public var standardInput: Stream = .null
+        @_spi(Engine) public var standardOutput: Stream = .null
+        @_spi(Engine) public var standardError: Stream = .null
         /// Start the child as the leader of a new process group, so signals reach its own children too.
-        package var newProcessGroup = true
+        @_spi(Engine) public var newProcessGroup = true
         /// The child gets SIGTERM when the calling thread ends, however this process ends (SIGKILL
         /// included): see `ParentDeathSignal`. Where the system cannot arrange that, it starts without.
-        package var endsWithParent = false
+        @_spi(Engine) public var endsWithParent = false
 
-        package init(executable: String, arguments: [String] = [], environment: [String: String] = [:],
+        @_spi(Engine) public init(executable: String, arguments: [String] = [], environment: [String: String] = [:],
                     workingDirectory: String? = nil) {
             self.executable = executable
             self.arguments = arguments
@@ -45,11 +45,11 @@ package final class Subprocess: @unchecked Sendable {
     }
 
     /// How the child ended.
-    package enum Termination: Sendable, Equatable, CustomStringConvertible {
+    @_spi(Engine) public enum Termination: Sendable, Equatable, CustomStringConvertible {
         case exited(Int32)
         case signalled(Int32)
 
-        package var description: String {
+        @_spi(Engine) public var description: String {
             switch self {
             case .exited(let code): return "exited with code \(code)"
             case .signalled(let signal): return "killed by signal \(signal)"
@@ -57,22 +57,22 @@ package final class Subprocess: @unchecked Sendable {
         }
     }
 
-    package enum Failure: Error, Sendable, Equatable {
+    @_spi(Engine) public enum Failure: Error, Sendable, Equatable {
         /// posix_spawn failed (the program is missing, not executable, …).
         case spawnFailed(SystemError)
         /// A pipe or poll call failed.
         case io(SystemError)
     }
 
-    package let pid: Int32
+    @_spi(Engine) public let pid: Int32
     /// The write end of the child's stdin, or -1.
-    package private(set) var standardInput: Int32
+    @_spi(Engine) public private(set) var standardInput: Int32
     /// The read end of the child's stdout, or -1.
-    package private(set) var standardOutput: Int32
+    @_spi(Engine) public private(set) var standardOutput: Int32
     /// The read end of the child's stderr, or -1.
-    package private(set) var standardError: Int32
+    @_spi(Engine) public private(set) var standardError: Int32
     /// Set once the child has been reaped.
-    package private(set) var termination: Termination?
+    @_spi(Engine) public private(set) var termination: Termination?
     private let isGroupLeader: Bool
 
     private init(pid: Int32, stdin: Int32, stdout: Int32, stderr: Int32, isGroupLeader: Bool) {
@@ -91,7 +91,7 @@ package final class Subprocess: @unchecked Sendable {
     }
 
     /// Starts the child. The parent's ends of the pipes are non-blocking and close-on-exec.
-    package static func spawn(_ configuration: Configuration) throws(Failure) -> Subprocess {
+    @_spi(Engine) public static func spawn(_ configuration: Configuration) throws(Failure) -> Subprocess {
         var parentEnds: [Int32] = []
         var childEnds: [Int32] = []
         func closeAll() {
@@ -195,27 +195,27 @@ package final class Subprocess: @unchecked Sendable {
         return unsafeBitCast(symbol, to: AddChangeDirectory.self)
     }()
 
-    package func closeStandardInput() {
+    @_spi(Engine) public func closeStandardInput() {
         if standardInput >= 0 { _ = close(standardInput); standardInput = -1 }
     }
 
-    package func closeStandardOutput() {
+    @_spi(Engine) public func closeStandardOutput() {
         if standardOutput >= 0 { _ = close(standardOutput); standardOutput = -1 }
     }
 
-    package func closeStandardError() {
+    @_spi(Engine) public func closeStandardError() {
         if standardError >= 0 { _ = close(standardError); standardError = -1 }
     }
 
     /// Hands the read end of the child's stderr to the caller (who closes it); -1 if there is none.
-    package func takeStandardError() -> Int32 {
+    @_spi(Engine) public func takeStandardError() -> Int32 {
         defer { standardError = -1 }
         return standardError
     }
 
     /// Sends `signal` to the child, or to its whole process group when it leads one.
     /// After the child was reaped, only the group (what the child left running) can still be signalled.
-    package func send(signal: Int32) {
+    @_spi(Engine) public func send(signal: Int32) {
         if isGroupLeader {
             _ = kill(-pid, signal)
         } else if termination == nil {
@@ -225,7 +225,7 @@ package final class Subprocess: @unchecked Sendable {
 
     /// The child's termination if it has ended (reaping it), without waiting.
     @discardableResult
-    package func checkTermination() -> Termination? {
+    @_spi(Engine) public func checkTermination() -> Termination? {
         if let termination { return termination }
         var status: Int32 = 0
         while true {
@@ -245,7 +245,7 @@ package final class Subprocess: @unchecked Sendable {
     /// Waits until the child ends or `deadline` passes; nil when it is still running.
     /// (There is no descriptor for a child's exit that works on every kernel this runs on, so this
     /// checks with `waitpid(WNOHANG)` at short, growing intervals of at most 20 ms.)
-    package func wait(until deadline: Deadline) -> Termination? {
+    @_spi(Engine) public func wait(until deadline: Deadline) -> Termination? {
         var interval: UInt64 = 500_000
         while true {
             if let termination = checkTermination() { return termination }
@@ -264,7 +264,7 @@ package final class Subprocess: @unchecked Sendable {
     /// it. What it started in its process group gets the same signals; SIGKILL goes to the group in
     /// any case, so nothing it left behind keeps running.
     @discardableResult
-    package func terminate(grace: Double = 1.5) -> Termination {
+    @_spi(Engine) public func terminate(grace: Double = 1.5) -> Termination {
         if termination == nil {
             send(signal: SIGTERM)
             _ = wait(until: .after(seconds: grace))

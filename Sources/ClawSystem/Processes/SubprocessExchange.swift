@@ -2,19 +2,19 @@ import Glibc
 
 extension Subprocess {
     /// Bounds on one `exchange`.
-    package struct ExchangeLimits: Sendable {
+    @_spi(Engine) public struct ExchangeLimits: Sendable {
         /// When the whole exchange must be over.
-        package var deadline: Deadline
+        @_spi(Engine) public var deadline: Deadline
         /// Seconds the child may go without writing anything (stdout or stderr); nil: no such limit.
-        package var idleTimeout: Double?
+        @_spi(Engine) public var idleTimeout: Double?
         /// Most bytes accepted from stdout and stderr together.
-        package var maxOutputBytes: Int
+        @_spi(Engine) public var maxOutputBytes: Int
         /// A descriptor that becomes readable when the caller wants to stop (a signal's self-pipe).
-        package var interruptDescriptor: Int32?
+        @_spi(Engine) public var interruptDescriptor: Int32?
         /// Seconds between SIGTERM and SIGKILL when the exchange fails.
-        package var terminationGrace: Double
+        @_spi(Engine) public var terminationGrace: Double
 
-        package init(deadline: Deadline, idleTimeout: Double? = nil, maxOutputBytes: Int = 1 << 20,
+        @_spi(Engine) public init(deadline: Deadline, idleTimeout: Double? = nil, maxOutputBytes: Int = 1 << 20,
                     interruptDescriptor: Int32? = nil, terminationGrace: Double = 1) {
             self.deadline = deadline
             self.idleTimeout = idleTimeout
@@ -25,14 +25,14 @@ extension Subprocess {
     }
 
     /// What the child wrote and how it ended.
-    package struct Exchanged: Sendable {
-        package var standardOutput: [UInt8]
-        package var standardError: [UInt8]
-        package var termination: Termination
+    @_spi(Engine) public struct Exchanged: Sendable {
+        @_spi(Engine) public var standardOutput: [UInt8]
+        @_spi(Engine) public var standardError: [UInt8]
+        @_spi(Engine) public var termination: Termination
     }
 
     /// Why an exchange ended early; the child has been terminated and reaped by then.
-    package enum ExchangeFailure: Error, Sendable, Equatable {
+    @_spi(Engine) public enum ExchangeFailure: Error, Sendable, Equatable {
         case timedOut
         case idleTimedOut
         case outputLimitExceeded
@@ -41,14 +41,14 @@ extension Subprocess {
     }
 
     /// What a non-blocking read from one of the child's pipes found.
-    package enum ReadResult: Sendable, Equatable {
+    @_spi(Engine) public enum ReadResult: Sendable, Equatable {
         case read(Int)
         case endOfStream
         case wouldBlock
     }
 
     /// Reads what is available on `descriptor` (a non-blocking pipe end) into `buffer`, at most `limit` bytes.
-    package static func readAvailable(_ descriptor: Int32, into buffer: inout [UInt8], limit: Int = 65536) throws(SystemError) -> ReadResult {
+    @_spi(Engine) public static func readAvailable(_ descriptor: Int32, into buffer: inout [UInt8], limit: Int = 65536) throws(SystemError) -> ReadResult {
         var chunk = [UInt8](repeating: 0, count: max(1, min(limit, 65536)))
         while true {
             let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
@@ -69,7 +69,7 @@ extension Subprocess {
     /// something it started still holds its stdout or stderr is judged by its exit: what it wrote is
     /// taken, the pipes are closed, and the helper is left to end on its own. On any failure the child
     /// (and its process group) is terminated and reaped before the error is thrown, so nothing is left running.
-    package func exchange(input: [UInt8], limits: ExchangeLimits) throws(ExchangeFailure) -> Exchanged {
+    @_spi(Engine) public func exchange(input: [UInt8], limits: ExchangeLimits) throws(ExchangeFailure) -> Exchanged {
         do throws(ExchangeFailure) {
             return try runExchange(input: input, limits: limits)
         } catch {

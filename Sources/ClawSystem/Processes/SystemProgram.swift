@@ -2,13 +2,13 @@
 /// the directories given (never through PATH), a regular executable file owned by root and writable
 /// by no one else, in a directory owned by root and writable by no one else (symbolic links are
 /// followed, as `/bin` → `/usr/bin` is).
-package enum SystemProgram {
+@_spi(Engine) public enum SystemProgram {
     /// The first trusted program among `locations`, or nil.
-    package static func locate(in locations: [String]) -> String? {
+    @_spi(Engine) public static func locate(in locations: [String]) -> String? {
         locations.first(where: isTrusted)
     }
 
-    package static func isTrusted(_ path: String) -> Bool {
+    @_spi(Engine) public static func isTrusted(_ path: String) -> Bool {
         guard let file = try? FileSystem.status(path), file.kind == .regular, file.ownerID == 0,
               !file.isGroupOrOtherWritable, file.permissions & 0o111 != 0,
               let directory = try? FileSystem.status(Paths.parent(path)), directory.kind == .directory,

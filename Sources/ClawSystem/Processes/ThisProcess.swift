@@ -2,24 +2,24 @@ import Glibc
 
 /// The running process itself: its executable, its environment as children inherit it, handing it
 /// over to another program, and its end.
-package enum ThisProcess {
+@_spi(Engine) public enum ThisProcess {
     /// A path that `stat(2)` and `realpath(3)` resolve to this process's executable file (procfs's
     /// link on Linux), so a file found elsewhere can be compared with it.
-    package static let executablePath = "/proc/self/exe"
+    @_spi(Engine) public static let executablePath = "/proc/self/exe"
 
     /// Sets `name` in the process environment (what `replace(with:arguments:)` passes on).
-    package static func setEnvironmentVariable(_ name: String, to value: String) {
+    @_spi(Engine) public static func setEnvironmentVariable(_ name: String, to value: String) {
         _ = setenv(name, value, 1)
     }
 
-    package static func removeEnvironmentVariable(_ name: String) {
+    @_spi(Engine) public static func removeEnvironmentVariable(_ name: String) {
         _ = unsetenv(name)
     }
 
     /// `execv(2)`: runs `path` in place of this process, `arguments` as its whole argv (argv[0]
     /// included), with this process's environment, descriptors and signal dispositions. Returns only
     /// when it cannot, with why.
-    package static func replace(with path: String, arguments: [String]) -> SystemError {
+    @_spi(Engine) public static func replace(with path: String, arguments: [String]) -> SystemError {
         // Never freed: on success the process image is gone, on failure the caller is about to exit.
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
         argv.append(nil)
@@ -28,7 +28,7 @@ package enum ThisProcess {
     }
 
     /// `exit(3)`: ends the process with `status` (the low 8 bits reach the parent).
-    package static func exit(_ status: Int32) -> Never {
+    @_spi(Engine) public static func exit(_ status: Int32) -> Never {
         Glibc.exit(status)
     }
 }

@@ -1,5 +1,5 @@
 /// Why a byte stream failed. Descriptions are one line, for people, and never carry secrets.
-package enum TransportError: Error, Sendable, Equatable, CustomStringConvertible {
+@_spi(Engine) public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Host name resolution failed.
     case resolve(host: String, reason: String)
     /// The TCP connection could not be made (refused, unreachable…); `error` is the socket's errno.
@@ -15,7 +15,7 @@ package enum TransportError: Error, Sendable, Equatable, CustomStringConvertible
     /// Any other system call failure.
     case io(String)
 
-    package var description: String {
+    @_spi(Engine) public var description: String {
         switch self {
         case .resolve(let host, let reason): return "cannot resolve \(host): \(reason)"
         case .connect(let host, let port, let error): return "cannot connect to \(host):\(port): \(error)"
@@ -30,7 +30,7 @@ package enum TransportError: Error, Sendable, Equatable, CustomStringConvertible
 
 /// A bidirectional stream of bytes (TCP or TLS) with deadlines on every wait.
 /// One reader thread and one writer thread may use a stream at the same time.
-package protocol ByteStream: AnyObject {
+@_spi(Engine) public protocol ByteStream: AnyObject {
     /// The socket, for `poll(2)` in an event loop.
     var fileDescriptor: Int32 { get }
     /// Input already read from the socket and buffered (TLS records): poll would not report it.

@@ -1,16 +1,16 @@
 import Glibc
 
 /// TCP ports on 127.0.0.1: whether one is free to listen on now, and one the kernel picks.
-package enum LoopbackPort {
+@_spi(Engine) public enum LoopbackPort {
     /// Binds and listens on `127.0.0.1:port` (with `SO_REUSEADDR`, as a server would), then closes
     /// the socket again; the error says why not (`EADDRINUSE`, `EACCES`, …).
-    package static func checkAvailable(_ port: Int) throws(SystemError) {
+    @_spi(Engine) public static func checkAvailable(_ port: Int) throws(SystemError) {
         let fd = try listen(port: port)
         _ = close(fd)
     }
 
     /// A port that was free a moment ago: the kernel's choice for `127.0.0.1:0`.
-    package static func ephemeral() throws(SystemError) -> Int {
+    @_spi(Engine) public static func ephemeral() throws(SystemError) -> Int {
         let fd = try listen(port: 0)
         defer { _ = close(fd) }
         guard let local = SocketAddress.of(fd: fd, peer: false) else { throw SystemError(code: EINVAL) }
@@ -18,7 +18,7 @@ package enum LoopbackPort {
     }
 
     /// Whether `code` means the port is someone else's or out of reach (the caller may pick another).
-    package static func isUnavailable(_ error: SystemError) -> Bool {
+    @_spi(Engine) public static func isUnavailable(_ error: SystemError) -> Bool {
         error.code == EADDRINUSE || error.code == EACCES || error.code == EPERM
     }
 

@@ -1,15 +1,15 @@
 import Glibc
 
 /// Name resolution and address formatting shared by `TCPStream` and `TCPListener`.
-package enum SocketAddress {
+@_spi(Engine) public enum SocketAddress {
     /// Whether `host` is an IPv4 or IPv6 address rather than a name (inet_pton(3)).
-    package static func isNumeric(_ host: String) -> Bool {
+    @_spi(Engine) public static func isNumeric(_ host: String) -> Bool {
         var storage = in6_addr()
         return inet_pton(AF_INET, host, &storage) == 1 || inet_pton(AF_INET6, host, &storage) == 1
     }
 
     /// `getaddrinfo` for a TCP endpoint; addresses in the resolver's order (IPv6 and IPv4).
-    package static func resolve(host: String, port: Int, passive: Bool) throws(TransportError) -> [(family: Int32, address: [UInt8])] {
+    @_spi(Engine) public static func resolve(host: String, port: Int, passive: Bool) throws(TransportError) -> [(family: Int32, address: [UInt8])] {
         guard (0...65535).contains(port) else { throw .resolve(host: host, reason: "port \(port) is out of range") }
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC

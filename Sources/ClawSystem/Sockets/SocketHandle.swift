@@ -2,7 +2,7 @@ import Glibc
 
 /// Owns a socket descriptor shared by a reader and a writer thread. `close` shuts the socket down at once
 /// (waking any poll) but releases the number only when no operation still uses it, so it is never reused under one.
-package final class SocketHandle: @unchecked Sendable {
+@_spi(Engine) public final class SocketHandle: @unchecked Sendable {
     let fd: Int32
     private let lock = TransportLock()
     private var users = 0
@@ -14,7 +14,7 @@ package final class SocketHandle: @unchecked Sendable {
     deinit { if !released { Glibc.close(fd) } }
 
     /// Marks the start of an operation; `false` once the socket is closed.
-    package func acquire() -> Bool {
+    @_spi(Engine) public func acquire() -> Bool {
         lock.withLock {
             if closing { return false }
             users += 1
@@ -22,7 +22,7 @@ package final class SocketHandle: @unchecked Sendable {
         }
     }
 
-    package func release() {
+    @_spi(Engine) public func release() {
         lock.withLock {
             users -= 1
             if closing && users == 0 && !released {

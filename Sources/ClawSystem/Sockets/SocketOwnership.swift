@@ -3,9 +3,9 @@ import Glibc
 /// Which process a listening TCP socket belongs to, read from Linux's `/proc`: the kernel's socket
 /// tables (`/proc/net/tcp`, `/proc/net/tcp6`) name each socket's inode, and `/proc/PID/fd` links name
 /// the inodes a process holds (`socket:[INODE]`).
-package enum SocketOwnership {
+@_spi(Engine) public enum SocketOwnership {
     /// Whether the listeners on a port are all one process's.
-    package enum Verdict: Sendable, Equatable {
+    @_spi(Engine) public enum Verdict: Sendable, Equatable {
         /// Nothing listens on the port (yet).
         case notListening
         /// Every listener on the port is a socket the process holds.
@@ -17,7 +17,7 @@ package enum SocketOwnership {
     }
 
     /// Whether every TCP listener on `port` (any local address, IPv4 and IPv6) belongs to process `pid`.
-    package static func listeners(onPort port: Int, ownedBy pid: Int32) -> Verdict {
+    @_spi(Engine) public static func listeners(onPort port: Int, ownedBy pid: Int32) -> Verdict {
         guard let listening = listeningInodes(port: port) else { return .unknown }
         if listening.isEmpty { return .notListening }
         guard let held = socketInodes(process: pid) else { return .unknown }
@@ -26,7 +26,7 @@ package enum SocketOwnership {
     }
 
     /// Inodes of the sockets in LISTEN state on local `port`; nil when neither table can be read.
-    package static func listeningInodes(port: Int) -> [UInt64]? {
+    @_spi(Engine) public static func listeningInodes(port: Int) -> [UInt64]? {
         var found: [UInt64] = []
         var readAny = false
         for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
@@ -58,7 +58,7 @@ package enum SocketOwnership {
 
     /// Inodes of the sockets process `pid` holds open; nil when its descriptors cannot be listed
     /// (it has gone, or belongs to another user).
-    package static func socketInodes(process pid: Int32) -> Set<UInt64>? {
+    @_spi(Engine) public static func socketInodes(process pid: Int32) -> Set<UInt64>? {
         let directory = "/proc/\(pid)/fd"
         guard let stream = opendir(directory) else { return nil }
         defer { closedir(stream) }

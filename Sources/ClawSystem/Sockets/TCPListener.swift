@@ -1,14 +1,14 @@
 import Glibc
 
 /// A listening TCP socket (the simulator and the integration tests accept connections on it).
-package final class TCPListener: @unchecked Sendable {
-    package let fileDescriptor: Int32
+@_spi(Engine) public final class TCPListener: @unchecked Sendable {
+    @_spi(Engine) public let fileDescriptor: Int32
     /// The bound port (useful after binding port 0).
-    package let port: Int
+    @_spi(Engine) public let port: Int
     private let handle: SocketHandle
 
     /// Binds and listens on `host` (e.g. `127.0.0.1`, `::1`, `0.0.0.0`) and `port` (0 = any free port).
-    package init(host: String, port: Int, backlog: Int32 = 128) throws(TransportError) {
+    @_spi(Engine) public init(host: String, port: Int, backlog: Int32 = 128) throws(TransportError) {
         let addresses = try SocketAddress.resolve(host: host, port: port, passive: true)
         var lastReason = "no usable address"
         for (family, address) in addresses {
@@ -38,7 +38,7 @@ package final class TCPListener: @unchecked Sendable {
     }
 
     /// Waits for the next connection until `deadline`; `nil` when it passes.
-    package func accept(deadline: Deadline) throws(TransportError) -> TCPStream? {
+    @_spi(Engine) public func accept(deadline: Deadline) throws(TransportError) -> TCPStream? {
         guard handle.acquire() else { throw .closed("the listener was closed") }
         defer { handle.release() }
         while true {
@@ -60,5 +60,5 @@ package final class TCPListener: @unchecked Sendable {
     }
 
     /// Stops listening; an `accept` waiting in another thread wakes up and throws `closed`.
-    package func close() { handle.close() }
+    @_spi(Engine) public func close() { handle.close() }
 }

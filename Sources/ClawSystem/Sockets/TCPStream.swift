@@ -1,14 +1,14 @@
 import Glibc
 
 /// A connected, non-blocking TCP socket with `TCP_NODELAY`; every wait is a `poll(2)` bounded by a deadline.
-package final class TCPStream: ByteStream, @unchecked Sendable {
-    package let fileDescriptor: Int32
-    package let handle: SocketHandle
+@_spi(Engine) public final class TCPStream: ByteStream, @unchecked Sendable {
+    @_spi(Engine) public let fileDescriptor: Int32
+    @_spi(Engine) public let handle: SocketHandle
 
     /// Resolves `host` (IPv4 or IPv6, `getaddrinfo`) and connects to the first address that answers.
     /// A failure keeps the last address's errno (`TransportError.connect`), so callers tell a refusal
     /// from an unreachable network by its number, not by the C library's words.
-    package static func connect(host: String, port: Int, deadline: Deadline) throws(TransportError) -> TCPStream {
+    @_spi(Engine) public static func connect(host: String, port: Int, deadline: Deadline) throws(TransportError) -> TCPStream {
         let addresses = try SocketAddress.resolve(host: host, port: port, passive: false)
         var lastError: SystemError? = nil
         for (family, address) in addresses {
@@ -55,7 +55,7 @@ package final class TCPStream: ByteStream, @unchecked Sendable {
     }
 
     /// Wraps a socket returned by `accept(2)`; makes it non-blocking and sets `TCP_NODELAY`.
-    package init(acceptedDescriptor: Int32) {
+    @_spi(Engine) public init(acceptedDescriptor: Int32) {
         fileDescriptor = acceptedDescriptor
         handle = SocketHandle(fd: acceptedDescriptor)
         SocketAddress.setNonBlocking(acceptedDescriptor)
@@ -63,17 +63,17 @@ package final class TCPStream: ByteStream, @unchecked Sendable {
     }
 
     /// The peer's numeric address and port (e.g. `127.0.0.1`, `::1`), for logs and loopback checks.
-    package var remoteAddress: (host: String, port: Int)? { SocketAddress.of(fd: fileDescriptor, peer: true) }
+    @_spi(Engine) public var remoteAddress: (host: String, port: Int)? { SocketAddress.of(fd: fileDescriptor, peer: true) }
 
     /// True when the peer is on this machine (127.0.0.0/8, ::1 or IPv4-mapped loopback).
-    package var isLoopbackPeer: Bool {
+    @_spi(Engine) public var isLoopbackPeer: Bool {
         guard let host = remoteAddress?.host else { return false }
         return host == "::1" || host.hasPrefix("127.") || host.hasPrefix("::ffff:127.")
     }
 
-    package var hasBufferedInput: Bool { false }
+    @_spi(Engine) public var hasBufferedInput: Bool { false }
 
-    package func read(into buffer: UnsafeMutableRawBufferPointer, deadline: Deadline) throws(TransportError) -> Int {
+    @_spi(Engine) public func read(into buffer: UnsafeMutableRawBufferPointer, deadline: Deadline) throws(TransportError) -> Int {
         guard handle.acquire() else { throw .closed("the stream was closed") }
         defer { handle.release() }
         guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
@@ -98,7 +98,7 @@ package final class TCPStream: ByteStream, @unchecked Sendable {
         }
     }
 
-    package func write(_ bytes: UnsafeRawBufferPointer, deadline: Deadline) throws(TransportError) {
+    @_spi(Engine) public func write(_ bytes: UnsafeRawBufferPointer, deadline: Deadline) throws(TransportError) {
         guard handle.acquire() else { throw .closed("the stream was closed") }
         defer { handle.release() }
         guard let base = bytes.baseAddress else { return }
@@ -119,5 +119,5 @@ package final class TCPStream: ByteStream, @unchecked Sendable {
         }
     }
 
-    package func close() { handle.close() }
+    @_spi(Engine) public func close() { handle.close() }
 }

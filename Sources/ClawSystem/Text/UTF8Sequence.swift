@@ -3,10 +3,10 @@
 /// above U+10FFFF. Shared by the strict parser, the frame scanner and the WebSocket text check, so they
 /// accept the same text (a byte rule every layer may use, so it lives at the bottom).
 @frozen
-package struct UTF8Sequence {
-    package let length: Int
-    package let low: UInt8
-    package let high: UInt8
+@_spi(Engine) public struct UTF8Sequence {
+    @_spi(Engine) public let length: Int
+    @_spi(Engine) public let low: UInt8
+    @_spi(Engine) public let high: UInt8
 
     @usableFromInline
     init(length: Int, low: UInt8, high: UInt8) {
@@ -17,7 +17,7 @@ package struct UTF8Sequence {
 
     /// nil for an ASCII byte, a continuation byte, or a lead no valid sequence starts with.
     @inlinable @inline(__always)
-    package static func starting(with lead: UInt8) -> UTF8Sequence? {
+    @_spi(Engine) public static func starting(with lead: UInt8) -> UTF8Sequence? {
         switch lead {
         case 0xC2...0xDF: return UTF8Sequence(length: 2, low: 0x80, high: 0xBF)
         case 0xE0: return UTF8Sequence(length: 3, low: 0xA0, high: 0xBF)

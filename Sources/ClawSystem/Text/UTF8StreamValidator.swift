@@ -1,17 +1,17 @@
 /// Validates UTF-8 fed in pieces, so a text message split across fragments (even inside a character) is checked
 /// as one; rejects overlongs, surrogates and code points above U+10FFFF.
-package struct UTF8StreamValidator {
+@_spi(Engine) public struct UTF8StreamValidator {
     private var remaining: UInt8 = 0
     private var lower: UInt8 = 0x80
     private var upper: UInt8 = 0xBF
 
     /// True when no character is left half-finished.
-    package init() {}
+    @_spi(Engine) public init() {}
 
-    package var isComplete: Bool { remaining == 0 }
+    @_spi(Engine) public var isComplete: Bool { remaining == 0 }
 
     /// Feeds more bytes; `false` as soon as they cannot be UTF-8.
-    package mutating func feed(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    @_spi(Engine) public mutating func feed(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let base = bytes.baseAddress else { return true }
         let count = bytes.count
         var i = 0
@@ -48,10 +48,10 @@ package struct UTF8StreamValidator {
     }
 
     /// Whole-buffer validation.
-    package static func isValid(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    @_spi(Engine) public static func isValid(_ bytes: UnsafeRawBufferPointer) -> Bool {
         var validator = UTF8StreamValidator()
         return validator.feed(bytes) && validator.isComplete
     }
 
-    package static func isValid(_ bytes: [UInt8]) -> Bool { bytes.withUnsafeBytes { isValid($0) } }
+    @_spi(Engine) public static func isValid(_ bytes: [UInt8]) -> Bool { bytes.withUnsafeBytes { isValid($0) } }
 }

@@ -2,13 +2,13 @@ import Glibc
 
 /// A thread of its own for one blocking loop (an async connection's I/O), so that no blocking call
 /// ever holds a thread of Swift's cooperative pool. `join()` waits for the body to return.
-package final class JoinableThread: @unchecked Sendable {
+@_spi(Engine) public final class JoinableThread: @unchecked Sendable {
     private var thread = pthread_t()
     private let lock = TransportLock()
     private var joined = false
 
     /// Starts `body` on a new thread called `name` (at most 15 bytes, shown by `ps -L` and `top -H`).
-    package init(name: String, _ body: @escaping @Sendable () -> Void) throws(SystemError) {
+    @_spi(Engine) public init(name: String, _ body: @escaping @Sendable () -> Void) throws(SystemError) {
         let box = Unmanaged.passRetained(Body(body, name: name)).toOpaque()
         let result = pthread_create(&thread, nil, { context in
             let body = Unmanaged<Body>.fromOpaque(context!).takeRetainedValue()
@@ -28,7 +28,7 @@ package final class JoinableThread: @unchecked Sendable {
     }
 
     /// Waits until the body has returned. Safe to repeat; never call it from the thread itself.
-    package func join() {
+    @_spi(Engine) public func join() {
         let first: Bool = lock.withLock {
             defer { joined = true }
             return !joined
@@ -56,11 +56,11 @@ private func nameCallingThread(_ name: String) {
 /// A descriptor that becomes readable when another thread calls `signal()`: wakes a thread waiting in
 /// poll(2) on its socket (new work to send, a consumer that made room, a close). Level-triggered until
 /// `drain()`.
-package final class WakeSignal: @unchecked Sendable {
-    package let descriptor: Int32
+@_spi(Engine) public final class WakeSignal: @unchecked Sendable {
+    @_spi(Engine) public let descriptor: Int32
     private let writeEnd: Int32
 
-    package init() throws(SystemError) {
+    @_spi(Engine) public init() throws(SystemError) {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { throw SystemError.last }
         for fd in fds {
@@ -77,13 +77,13 @@ package final class WakeSignal: @unchecked Sendable {
     }
 
     /// Makes `descriptor` readable (a full pipe already is).
-    package func signal() {
+    @_spi(Engine) public func signal() {
         var byte: UInt8 = 1
         _ = write(writeEnd, &byte, 1)
     }
 
     /// Takes every pending wake-up.
-    package func drain() {
+    @_spi(Engine) public func drain() {
         var buffer = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
         while withUnsafeMutableBytes(of: &buffer, { read(descriptor, $0.baseAddress, $0.count) }) > 0 {}
     }

@@ -1,7 +1,7 @@
 import Glibc
 
 /// `poll(2)` on one descriptor with a deadline, retrying on EINTR: every blocking wait in the transport goes through it.
-package enum Poll {
+@_spi(Engine) public enum Poll {
     /// Set by `interruptible`, per thread: a descriptor whose readability ends every `wait` of this
     /// thread as if its deadline had passed. A single-threaded command's signal pipe while it connects,
     /// or an async connection's wake-up while its I/O thread connects.
@@ -19,7 +19,7 @@ package enum Poll {
     /// Runs `body` with every `wait` on this thread also ending once `descriptor` is readable (a
     /// signal's self-pipe), so that a connect, a TLS handshake or an upgrade on a dead link does not
     /// hold up Ctrl-C; the caller tells the interruption from a timeout by its own state.
-    package static func interruptible<T, E: Error>(by descriptor: Int32, _ body: () throws(E) -> T) throws(E) -> T {
+    @_spi(Engine) public static func interruptible<T, E: Error>(by descriptor: Int32, _ body: () throws(E) -> T) throws(E) -> T {
         let previous = pthread_getspecific(interruptKey)
         pthread_setspecific(interruptKey, UnsafeRawPointer(bitPattern: Int(descriptor) + 1))
         defer { pthread_setspecific(interruptKey, previous) }
@@ -28,7 +28,7 @@ package enum Poll {
 
     /// Waits until `fd` reports one of `events` (or an error/hang-up); `false` when `deadline` passes
     /// first (or the `interruptible` descriptor becomes readable).
-    package static func wait(fd: Int32, events: Int16, deadline: Deadline) throws(TransportError) -> Bool {
+    @_spi(Engine) public static func wait(fd: Int32, events: Int16, deadline: Deadline) throws(TransportError) -> Bool {
         while true {
             let interruptDescriptor = Self.interruptDescriptor
             var entries = (pollfd(fd: fd, events: events, revents: 0),
@@ -52,7 +52,7 @@ package enum Poll {
 
     /// Waits until any of `fds` reports `events` (or an error/hang-up), or `deadline` passes; returns
     /// those that did (empty on timeout). A negative descriptor is left out, as `poll(2)` does.
-    package static func waitAny(_ fds: [Int32], events: Int16, deadline: Deadline) throws(TransportError) -> [Int32] {
+    @_spi(Engine) public static func waitAny(_ fds: [Int32], events: Int16, deadline: Deadline) throws(TransportError) -> [Int32] {
         var entries = fds.map { pollfd(fd: $0, events: events, revents: 0) }
         while true {
             let result = entries.withUnsafeMutableBufferPointer { Glibc.poll($0.baseAddress, nfds_t($0.count), deadline.pollTimeout) }
@@ -67,14 +67,14 @@ package enum Poll {
         }
     }
 
-    package static let readable = Int16(POLLIN)
-    package static let writable = Int16(POLLOUT)
+    @_spi(Engine) public static let readable = Int16(POLLIN)
+    @_spi(Engine) public static let writable = Int16(POLLOUT)
 
     /// Which of the three descriptors of `readable(_:_:_:until:)` poll(2) reported.
-    package struct Readiness: Sendable {
-        package let first: Bool
-        package let second: Bool
-        package let third: Bool
+    @_spi(Engine) public struct Readiness: Sendable {
+        @_spi(Engine) public let first: Bool
+        @_spi(Engine) public let second: Bool
+        @_spi(Engine) public let third: Bool
 
         init(first: Bool, second: Bool, third: Bool) {
             self.first = first
@@ -88,7 +88,7 @@ package enum Poll {
     /// nothing ready, so that the caller looks at its signals first. No allocation: a command's loop
     /// runs it before every wait. Not inlined: it is a system call anyway, and inlined it made the
     /// loop's per-frame path longer.
-    package static func readable(_ first: Int32, _ second: Int32, _ third: Int32, until deadline: Deadline) throws(SystemError) -> Readiness {
+    @_spi(Engine) public static func readable(_ first: Int32, _ second: Int32, _ third: Int32, until deadline: Deadline) throws(SystemError) -> Readiness {
         var entries = (pollfd(fd: first, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: second, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: third, events: Int16(POLLIN), revents: 0))
@@ -107,7 +107,7 @@ package enum Poll {
     /// hang-up on either): a writer blocked by a slow reader that must keep reading a socket meanwhile.
     /// `alert` (a signal pipe) is watched too, so that an interrupt is acted on while the output is
     /// stuck. A negative descriptor is not watched. EINTR returns with none; another error returns nil.
-    package static func writableOrReadable(output: Int32, input: Int32, alert: Int32 = -1)
+    @_spi(Engine) public static func writableOrReadable(output: Int32, input: Int32, alert: Int32 = -1)
         -> (writable: Bool, readable: Bool, alerted: Bool)? {
         var entries = (pollfd(fd: output, events: Int16(POLLOUT), revents: 0),
                        pollfd(fd: input, events: Int16(POLLIN), revents: 0),
@@ -118,7 +118,7 @@ package enum Poll {
     }
 
     /// Waits, without a time limit, until `descriptor` may take bytes (or failed: the next write says how).
-    package static func waitUntilWritable(_ descriptor: Int32) {
+    @_spi(Engine) public static func waitUntilWritable(_ descriptor: Int32) {
         var entry = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
         _ = Glibc.poll(&entry, 1, -1)
     }

@@ -2,11 +2,11 @@ import Glibc
 
 /// A pthread mutex with a condition: streams and connections use it so one reader and one writer
 /// thread can share them, and one thread can wait for a state another thread sets.
-package final class TransportLock: @unchecked Sendable {
+@_spi(Engine) public final class TransportLock: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
 
-    package init() {
+    @_spi(Engine) public init() {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
@@ -29,14 +29,14 @@ package final class TransportLock: @unchecked Sendable {
     }
 
     /// Wakes every thread in `wait(until:deadline:)`; call after changing the state they wait for.
-    package func broadcast() {
+    @_spi(Engine) public func broadcast() {
         pthread_mutex_lock(mutex)
         pthread_cond_broadcast(condition)
         pthread_mutex_unlock(mutex)
     }
 
     /// Blocks until `done()` (checked under the lock) is true or `deadline` passes; true if done.
-    package func wait(until done: () -> Bool, deadline: Deadline) -> Bool {
+    @_spi(Engine) public func wait(until done: () -> Bool, deadline: Deadline) -> Bool {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         while !done() {
@@ -47,11 +47,11 @@ package final class TransportLock: @unchecked Sendable {
         return true
     }
 
-    package func lock() { pthread_mutex_lock(mutex) }
-    package func unlock() { pthread_mutex_unlock(mutex) }
-    package func tryLock() -> Bool { pthread_mutex_trylock(mutex) == 0 }
+    @_spi(Engine) public func lock() { pthread_mutex_lock(mutex) }
+    @_spi(Engine) public func unlock() { pthread_mutex_unlock(mutex) }
+    @_spi(Engine) public func tryLock() -> Bool { pthread_mutex_trylock(mutex) == 0 }
 
-    package func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+    @_spi(Engine) public func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()

@@ -1,4 +1,4 @@
-import ClawSystem
+@_spi(Engine) import ClawSystem
 
 /// The result of parsing the command line: which command, its typed options and positionals.
 struct Invocation {

@@ -1,4 +1,4 @@
-import ClawProtocol
+@_spi(Engine) import ClawProtocol
 /// The one description of openclaw's interface: the parser, `--help`, the completion
 /// scripts and the man page are all generated from these tables.
 

@@ -1,4 +1,4 @@
-import ClawSystem
+@_spi(Engine) import ClawSystem
 
 /// Parses the command line, runs the command's handler from the table, and turns every outcome
 /// into an exit status and, for failures, one line on stderr.

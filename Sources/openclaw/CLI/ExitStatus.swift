@@ -1,4 +1,4 @@
-import ClawSession
+@_spi(Engine) import ClawSession
 
 /// The exit statuses of docs/cli.md; scripts depend on these numbers.
 enum ExitStatus: Int32 {

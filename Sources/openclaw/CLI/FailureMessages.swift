@@ -1,6 +1,6 @@
-import ClawSystem
-import ClawState
-import ClawSession
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawState
+@_spi(Engine) import ClawSession
 
 /// The one place where the library's typed reasons become the sentences and exit statuses users
 /// see. The library never names a flag; these messages do, so they change with the command table.

@@ -1,4 +1,4 @@
-import ClawProtocol
+@_spi(Engine) import ClawProtocol
 
 /// `openclaw help` and `openclaw help COMMAND`, generated from the command table.
 enum HelpText {

@@ -1,4 +1,4 @@
-import ClawSystem
+@_spi(Engine) import ClawSystem
 
 /// The official OpenClaw CLI (the Node `openclaw`), which owns every command that is not ours.
 /// A command word we do not have is handed to it with `execv`, arguments exactly as given, so its

@@ -1,6 +1,6 @@
-import ClawSystem
-import ClawState
-import ClawSession
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawState
+@_spi(Engine) import ClawSession
 
 /// The words for SSH tunnel failures (`SSHTunnelFailure`); ssh's own stderr lines are quoted.
 extension FailureMessages {

@@ -1,5 +1,5 @@
 import CBuildInfo
-import ClawProtocol
+@_spi(Engine) import ClawProtocol
 
 /// `openclaw version` / `--version`. The first line stays `openclaw VERSION` for scripts that
 /// parse it; then the Gateway protocol range, where the official CLI is, and, when the build knew

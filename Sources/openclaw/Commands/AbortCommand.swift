@@ -1,7 +1,7 @@
-import ClawSystem
-import ClawJSON
-import ClawProtocol
-import ClawSession
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawProtocol
+@_spi(Engine) import ClawSession
 
 /// `abort`: `chat.abort` for the session's active runs.
 enum AbortCommand {

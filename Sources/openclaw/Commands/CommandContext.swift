@@ -1,6 +1,10 @@
-import ClawSystem
-import ClawProtocol
-import ClawSession
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawProtocol
+@_spi(Engine) import ClawSession
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawCrypto
+@_spi(Engine) import ClawTransport
+@_spi(Engine) import ClawState
 
 /// What every command gets: its typed options, the process's streams, signals and clock, and
 /// how to reach the gateway.

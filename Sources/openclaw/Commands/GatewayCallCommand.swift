@@ -1,8 +1,10 @@
-import ClawSystem
-import ClawJSON
-import ClawProtocol
-import ClawState
-import ClawSession
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawProtocol
+@_spi(Engine) import ClawState
+@_spi(Engine) import ClawSession
+@_spi(Engine) import ClawCrypto
+@_spi(Engine) import ClawTransport
 
 /// `openclaw gateway call METHOD`: the official CLI's command, answered natively with its flags,
 /// its output byte for byte and its exit statuses (0, or 1 for every failure), so scripts written

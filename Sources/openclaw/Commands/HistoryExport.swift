@@ -1,6 +1,6 @@
-import ClawJSON
-import ClawProtocol
-import ClawSession
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawProtocol
+@_spi(Engine) import ClawSession
 
 /// `history --all`: the whole transcript. The gateway pages newest first (`offset` counts back from
 /// the newest message; each page says `hasMore` and `nextOffset`), so pages go to a `SpillFile` as

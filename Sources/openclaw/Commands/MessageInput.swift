@@ -1,7 +1,7 @@
-import ClawSystem
-import ClawJSON
-import ClawCrypto
-import ClawProtocol
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawCrypto
+@_spi(Engine) import ClawProtocol
 
 /// Where `send` gets its message: arguments, `--file`, or stdin.
 enum MessageInput {

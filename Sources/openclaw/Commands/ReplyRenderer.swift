@@ -1,4 +1,4 @@
-import ClawProtocol
+@_spi(Engine) import ClawProtocol
 
 /// How `send -o text` shows a reply (the contract is in docs/cli.md, Text mode):
 /// - stdout not a terminal: the final reply text once, then one newline, whatever the deltas did;

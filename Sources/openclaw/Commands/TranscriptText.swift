@@ -1,5 +1,5 @@
-import ClawJSON
-import ClawProtocol
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawProtocol
 
 /// Renders transcript messages for `-o text` (the rules live in the library's `MessageText`).
 enum TranscriptText {

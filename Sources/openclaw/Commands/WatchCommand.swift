@@ -1,7 +1,7 @@
-import ClawSystem
-import ClawJSON
-import ClawProtocol
-import ClawSession
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawProtocol
+@_spi(Engine) import ClawSession
 
 /// `openclaw watch`: a self-healing event stream. See docs/cli.md "watch".
 enum WatchCommand {

@@ -1,7 +1,7 @@
-import ClawSystem
-import ClawTransport
-import ClawProtocol
-import ClawSession
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawTransport
+@_spi(Engine) import ClawProtocol
+@_spi(Engine) import ClawSession
 
 /// What a failed connect may wait for before the next try, all within the command's deadline
 /// (docs/cli.md "Timeouts"); a signal ends any wait (130/143):

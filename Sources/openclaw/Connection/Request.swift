@@ -1,7 +1,7 @@
-import ClawSystem
-import ClawJSON
-import ClawProtocol
-import ClawSession
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawProtocol
+@_spi(Engine) import ClawSession
 
 /// Sends one request and waits for its response, printing unrelated frames only with `--raw`.
 /// With `resendWhenAsked` (the request is idempotent), a refusal the gateway asks to repeat

@@ -1,6 +1,10 @@
-import ClawSystem
-import ClawProtocol
-import ClawSession
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawProtocol
+@_spi(Engine) import ClawSession
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawCrypto
+@_spi(Engine) import ClawTransport
+@_spi(Engine) import ClawState
 
 /// A refusal the gateway asks us to repeat: `UNAVAILABLE` that is `retryable` (its control-plane
 /// write rate limit, a full request queue) or says the gateway is suspending, draining for a restart

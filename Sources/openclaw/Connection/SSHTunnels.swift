@@ -1,6 +1,6 @@
-import ClawSystem
-import ClawState
-import ClawSession
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawState
+@_spi(Engine) import ClawSession
 
 /// The way to the gateway of one command: the engine's `GatewayConnector` (the SSH step when
 /// `gateway.remote.transport` is ssh, a new tunnel for every connection attempt, then the connect),

@@ -1,4 +1,4 @@
-import ClawSystem
+@_spi(Engine) import ClawSystem
 
 /// The wall clock as a value in the command context, for the `ts` of trace and client-event lines.
 struct Clock: Sendable {

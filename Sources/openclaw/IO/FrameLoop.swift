@@ -1,6 +1,6 @@
-import ClawSystem
-import ClawProtocol
-import ClawSession
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawProtocol
+@_spi(Engine) import ClawSession
 
 /// What the single-threaded command loop wakes up for.
 enum LoopEvent {

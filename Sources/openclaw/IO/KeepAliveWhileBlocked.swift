@@ -1,5 +1,5 @@
-import ClawSystem
-import ClawSession
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawSession
 
 /// What a write that would block waits with (`OutputStream.whileBlocked`).
 protocol OutputWaiter: AnyObject {

@@ -1,4 +1,4 @@
-import ClawSystem
+@_spi(Engine) import ClawSystem
 
 /// Buffered writing to a file descriptor with explicit flushes: frames that arrive together
 /// leave in one write(2), and nothing waits in the buffer while openclaw waits for input.

@@ -1,4 +1,4 @@
-import ClawSystem
+@_spi(Engine) import ClawSystem
 import Synchronization
 
 // The C signal handler can reach only globals: these two are set once (the pipe) or atomically.

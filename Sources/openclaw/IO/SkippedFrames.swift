@@ -1,4 +1,4 @@
-import ClawProtocol
+@_spi(Engine) import ClawProtocol
 
 /// Frames skipped for forward compatibility: one stderr note per kind when first seen, and a
 /// count at exit, so a chatty newer gateway neither floods stderr nor goes unnoticed.

@@ -1,4 +1,4 @@
-import ClawSystem
+@_spi(Engine) import ClawSystem
 
 /// An anonymous temporary file (created in TMPDIR, or /tmp, and unlinked at once, so nothing is left
 /// behind on any exit) holding records too large in total to keep in memory: `history --all` writes

@@ -1,4 +1,4 @@
-import ClawSystem
+@_spi(Engine) import ClawSystem
 
 /// What the process's descriptors are connected to, asked once: text mode streams and draws only
 /// for a person at a terminal, and colour only when NO_COLOR is unset.

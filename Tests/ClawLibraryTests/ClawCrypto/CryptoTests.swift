@@ -1,5 +1,5 @@
 import Testing
-@testable import ClawCrypto
+@_spi(Engine) @testable import ClawCrypto
 
 @Suite struct CryptoTests {
     @Test func sha256OfABCMatchesFIPS180Example() {

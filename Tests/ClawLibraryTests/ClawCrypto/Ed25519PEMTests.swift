@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ClawCrypto
+@_spi(Engine) @testable import ClawCrypto
 
 /// The strict PKCS#8 / SPKI reader that spares OpenSSL's generic decoder (`Ed25519PEM`).
 @Suite struct Ed25519PEMTests {

@@ -1,5 +1,5 @@
 import Testing
-@testable import ClawJSON
+@_spi(Engine) @testable import ClawJSON
 
 private func json5Error(_ text: String) -> JSONError? {
     do {

@@ -1,5 +1,5 @@
 import Testing
-@testable import ClawJSON
+@_spi(Engine) @testable import ClawJSON
 
 @Suite struct JSONEventScannerTests {
     @Test func readsTheRoutingFieldsOfAnEvent() throws {

@@ -1,5 +1,5 @@
 import Testing
-@testable import ClawJSON
+@_spi(Engine) @testable import ClawJSON
 
 /// Parses `bytes` and returns the error, or nil when it parsed.
 private func parseError(_ bytes: [UInt8], maxDepth: Int = 256) -> JSONError? {

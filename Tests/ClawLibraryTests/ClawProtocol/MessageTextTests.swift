@@ -1,6 +1,6 @@
 import Testing
-import ClawJSON
-import ClawProtocol
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawProtocol
 
 @Suite struct MessageTextTests {
     private func message(_ parts: JSONValue..., role: String = "assistant") -> JSONValue {

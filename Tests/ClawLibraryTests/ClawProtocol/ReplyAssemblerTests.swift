@@ -1,6 +1,6 @@
 import Testing
-@testable import ClawJSON
-@testable import ClawProtocol
+@_spi(Engine) @testable import ClawJSON
+@_spi(Engine) @testable import ClawProtocol
 
 /// Chat event payloads as the gateway sends them (docs/protocol.md §5.1).
 private enum Chat {

@@ -1,7 +1,7 @@
 import Testing
-@testable import ClawJSON
-@testable import ClawProtocol
-@testable import ClawState
+@_spi(Engine) @testable import ClawJSON
+@_spi(Engine) @testable import ClawProtocol
+@_spi(Engine) @testable import ClawState
 
 /// Secret member names in every spelling the gateway may use are redacted (found by fuzzing, fuzz/README.md).
 @Suite struct SecretKeyRedactionTests {

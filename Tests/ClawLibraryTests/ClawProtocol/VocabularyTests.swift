@@ -1,6 +1,6 @@
 import Testing
-@testable import ClawJSON
-@testable import ClawProtocol
+@_spi(Engine) @testable import ClawJSON
+@_spi(Engine) @testable import ClawProtocol
 
 /// The gateway's words, defined once, and the one wire ErrorShape.
 @Suite struct VocabularyTests {

@@ -1,8 +1,8 @@
 import Testing
-import ClawJSON
-import ClawSystem
-import ClawProtocol
-@testable import ClawSession
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawProtocol
+@_spi(Engine) @testable import ClawSession
 
 /// A refused `connect` read into the reason the CLI words: the October 2026 refusals.
 @Suite struct HandshakeFailureTests {

@@ -1,10 +1,10 @@
 import Foundation
 import Testing
-@testable import ClawSystem
-@testable import ClawCrypto
-@testable import ClawTransport
-@testable import ClawState
-@testable import ClawSession
+@_spi(Engine) @testable import ClawSystem
+@_spi(Engine) @testable import ClawCrypto
+@_spi(Engine) @testable import ClawTransport
+@_spi(Engine) @testable import ClawState
+@_spi(Engine) @testable import ClawSession
 
 /// When a connection goes through an SSH tunnel, and the tunnel's target, ports and ssh arguments,
 /// as the official client (September 2026) decides them.

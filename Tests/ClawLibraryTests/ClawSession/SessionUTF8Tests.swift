@@ -1,8 +1,11 @@
 import Testing
-@testable import ClawJSON
-@testable import ClawTransport
-@testable import ClawProtocol
-@testable import ClawSession
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawCrypto
+@_spi(Engine) import ClawState
+@_spi(Engine) @testable import ClawJSON
+@_spi(Engine) @testable import ClawTransport
+@_spi(Engine) @testable import ClawProtocol
+@_spi(Engine) @testable import ClawSession
 
 /// `GatewaySession.receive` leaves a whole text message's UTF-8 check to the frame scanner: what it accepts
 /// must be UTF-8, and invalid UTF-8 must still end the connection with 1007, JSON-looking or not.

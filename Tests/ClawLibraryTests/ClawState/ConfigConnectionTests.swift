@@ -1,7 +1,7 @@
 import Testing
-@testable import ClawSystem
-@testable import ClawTransport
-@testable import ClawState
+@_spi(Engine) @testable import ClawSystem
+@_spi(Engine) @testable import ClawTransport
+@_spi(Engine) @testable import ClawState
 
 /// End-to-end `ConnectionResolver.resolve`: files on disk, URL parsing and the plaintext policy.
 @Suite struct ConfigConnectionTests {

@@ -1,7 +1,7 @@
 import Testing
-@testable import ClawSystem
-@testable import ClawJSON
-@testable import ClawState
+@_spi(Engine) @testable import ClawSystem
+@_spi(Engine) @testable import ClawJSON
+@_spi(Engine) @testable import ClawState
 
 @Suite struct ConfigFileTests {
     @Test func missingFileIsAnEmptyConfig() throws {

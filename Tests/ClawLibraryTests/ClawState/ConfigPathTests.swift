@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-@testable import ClawSystem
-@testable import ClawState
+@_spi(Engine) @testable import ClawSystem
+@_spi(Engine) @testable import ClawState
 
 @Suite struct ConfigPathTests {
     @Test func stateDirectoryPrecedence() {

@@ -1,6 +1,6 @@
 import Testing
-@testable import ClawSystem
-@testable import ClawState
+@_spi(Engine) @testable import ClawSystem
+@_spi(Engine) @testable import ClawState
 
 /// One precedence rule: a config file, an environment and flags, and what must win.
 struct PrecedenceCase: CustomTestStringConvertible, Sendable {

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-@testable import ClawSystem
-@testable import ClawJSON
-@testable import ClawCrypto
-@testable import ClawState
+@_spi(Engine) @testable import ClawSystem
+@_spi(Engine) @testable import ClawJSON
+@_spi(Engine) @testable import ClawCrypto
+@_spi(Engine) @testable import ClawState
 
 /// No credential or key material may appear in any error text.
 @Suite struct ConfigSecretRedactionTests {

@@ -1,5 +1,5 @@
 import Testing
-@testable import ClawState
+@_spi(Engine) @testable import ClawState
 
 @Suite struct DeviceAuthPayloadTests {
     @Test func v2MatchesTheProtocolExample() {

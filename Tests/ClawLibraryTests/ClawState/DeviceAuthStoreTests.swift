@@ -1,6 +1,6 @@
 import Testing
-@testable import ClawJSON
-@testable import ClawState
+@_spi(Engine) @testable import ClawJSON
+@_spi(Engine) @testable import ClawState
 
 @Suite struct DeviceAuthStoreTests {
     @Test func roundTripInTheOfficialFormat() throws {

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-@testable import ClawJSON
-@testable import ClawCrypto
-@testable import ClawState
+@_spi(Engine) @testable import ClawJSON
+@_spi(Engine) @testable import ClawCrypto
+@_spi(Engine) @testable import ClawState
 
 @Suite struct IdentityTests {
     @Test func createsAPrivateOfficialFormatIdentityAndLoadsItAgain() throws {

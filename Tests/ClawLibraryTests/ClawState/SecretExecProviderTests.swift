@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-@testable import ClawSystem
-@testable import ClawJSON
-@testable import ClawState
+@_spi(Engine) @testable import ClawSystem
+@_spi(Engine) @testable import ClawJSON
+@_spi(Engine) @testable import ClawState
 
 /// The `exec` provider with real scripts (mode 0700, owned by the test user): the command checks, the
 /// request on stdin, the scrubbed environment, the reply in both modes, and every way it can fail,

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-@testable import ClawSystem
-@testable import ClawJSON
-@testable import ClawState
+@_spi(Engine) @testable import ClawSystem
+@_spi(Engine) @testable import ClawJSON
+@_spi(Engine) @testable import ClawState
 
 /// Resolves one ref through a config's `secrets` section, in a private directory that is also HOME.
 struct SecretFixture {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-@testable import ClawSystem
-@testable import ClawState
+@_spi(Engine) @testable import ClawSystem
+@_spi(Engine) @testable import ClawState
 
 /// A secret ref is resolved only when it is the credential that wins: `exec` providers that leave a
 /// mark each time they run show which ones ran, and how often.

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-@testable import ClawSystem
-@testable import ClawJSON
-@testable import ClawCrypto
-@testable import ClawState
+@_spi(Engine) @testable import ClawSystem
+@_spi(Engine) @testable import ClawJSON
+@_spi(Engine) @testable import ClawCrypto
+@_spi(Engine) @testable import ClawState
 
 /// What this client writes into a state database, on real files: the database a machine without
 /// OpenClaw state gets, and token writes that never lose another process's token.

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-@testable import ClawSystem
-@testable import ClawCrypto
-@testable import ClawTransport
-@testable import ClawState
+@_spi(Engine) @testable import ClawSystem
+@_spi(Engine) @testable import ClawCrypto
+@_spi(Engine) @testable import ClawTransport
+@_spi(Engine) @testable import ClawState
 
 /// The rules the official client keys the state database by, written out case by case.
 @Suite struct StateStoreRulesTests {

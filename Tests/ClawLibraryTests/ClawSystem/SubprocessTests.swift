@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ClawSystem
+@_spi(Engine) @testable import ClawSystem
 
 /// `Subprocess`: real children started with posix_spawn, their pipes, limits and ends. No test
 /// asserts a duration; each waits for what it expects (an exit, a pid file, a process gone).

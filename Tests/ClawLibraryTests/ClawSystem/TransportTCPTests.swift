@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ClawSystem
+@_spi(Engine) @testable import ClawSystem
 
 /// TCP streams and listeners over real loopback sockets.
 @Suite struct TransportTCPTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-@testable import ClawSystem
-@testable import ClawTransport
+@_spi(Engine) @testable import ClawSystem
+@_spi(Engine) @testable import ClawTransport
 
 /// wss:// against the project's own TLS server side, with a self-signed certificate made by `openssl`.
 @Suite(.enabled(if: TestCertificate.shared != nil, "needs the openssl command"))

@@ -1,6 +1,6 @@
 import Testing
-@testable import ClawSystem
-@testable import ClawTransport
+@_spi(Engine) @testable import ClawSystem
+@_spi(Engine) @testable import ClawTransport
 
 /// The frame codec against RFC 6455 §5.7's examples, fed whole and byte by byte.
 @Suite struct WebSocketCodecTests {

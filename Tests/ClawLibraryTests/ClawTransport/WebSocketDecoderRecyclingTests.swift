@@ -1,5 +1,5 @@
 import Testing
-@testable import ClawTransport
+@_spi(Engine) @testable import ClawTransport
 
 /// The decoder refills the last small message's storage only when nobody else holds that message.
 @Suite struct WebSocketDecoderRecyclingTests {

@@ -1,7 +1,12 @@
 import Foundation
 import Testing
-@testable import ClawCrypto
-@testable import ClawTransport
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawProtocol
+@_spi(Engine) import ClawState
+@_spi(Engine) import ClawSession
+@_spi(Engine) @testable import ClawCrypto
+@_spi(Engine) @testable import ClawTransport
 
 /// The opening handshake in both roles, against scripted peers.
 @Suite struct WebSocketHandshakeTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-@testable import ClawSystem
-@testable import ClawTransport
+@_spi(Engine) @testable import ClawSystem
+@_spi(Engine) @testable import ClawTransport
 
 /// The client role against the project's own server role over real loopback sockets (ws://).
 @Suite struct WebSocketIntegrationTests {

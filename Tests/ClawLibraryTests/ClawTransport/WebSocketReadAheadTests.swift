@@ -1,6 +1,6 @@
 import Testing
-@testable import ClawSystem
-@testable import ClawTransport
+@_spi(Engine) @testable import ClawSystem
+@_spi(Engine) @testable import ClawTransport
 
 /// `readAhead`: what a client whose output is blocked does to keep answering pings. Messages read
 /// ahead come back from `receive` first, in order, and a close behind them comes after them.

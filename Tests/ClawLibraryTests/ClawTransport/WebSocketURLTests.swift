@@ -1,6 +1,7 @@
 import Testing
-@testable import ClawCrypto
-@testable import ClawTransport
+@_spi(Engine) @testable import ClawCrypto
+@_spi(Engine) import ClawSystem
+@_spi(Engine) @testable import ClawTransport
 
 @Suite struct WebSocketURLTests {
     @Test func parsesHostsPortsAndPaths() throws {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ClawState
+@_spi(Engine) @testable import ClawState
 
 /// A private temporary directory, removed when the test ends.
 final class ConfigTestDirectory {

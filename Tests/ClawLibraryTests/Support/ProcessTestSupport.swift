@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ClawSystem
+@_spi(Engine) @testable import ClawSystem
 
 /// Helpers for tests that start real programs: small shell scripts written with mode 0700, and a
 /// way to see that a process is gone.

@@ -1,6 +1,6 @@
 import Foundation
-@testable import ClawSystem
-@testable import ClawTransport
+@_spi(Engine) @testable import ClawSystem
+@_spi(Engine) @testable import ClawTransport
 
 /// A WebSocket echo server in the server role on a real loopback listener, one thread per connection:
 /// each data message comes back whole with its type. Failures (bad TLS clients, say) just end that connection.

@@ -1,6 +1,6 @@
 import Glibc
-@testable import ClawSystem
-@testable import ClawTransport
+@_spi(Engine) @testable import ClawSystem
+@_spi(Engine) @testable import ClawTransport
 
 /// An in-memory byte stream: a unit test isolates the codec from sockets with it.
 /// Reads serve `input` (then EOF if `endOfInput`, else time out); writes are recorded.

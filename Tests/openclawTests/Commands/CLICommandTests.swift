@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ClawJSON
+@_spi(Engine) import ClawJSON
 
 /// The `openclaw` binary against the simulator: every command and output mode of docs/cli.md.
 @Suite struct CLICommandTests {

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-import ClawSystem
-import ClawJSON
-import ClawTransport
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawTransport
 
 /// One test per row of docs/cli.md's exit-status table, plus the failure scenarios of issue 5.
 @Suite struct CLIExitStatusTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ClawJSON
+@_spi(Engine) import ClawJSON
 
 /// `history --all`: every page of a long transcript, oldest first, in NDJSON and in text.
 @Suite struct CLIHistoryPagingTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ClawJSON
+@_spi(Engine) import ClawJSON
 
 /// `send` under the gateway's write rate limit: it waits and resends the same idempotency key, unless past `--timeout`.
 @Suite struct CLISendRetryTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ClawJSON
+@_spi(Engine) import ClawJSON
 
 /// `openclaw watch` against a simulator that restarts, shuts down, goes silent and floods, and its
 /// `--sessions`/`--messages` subscriptions, made again after a reconnect.

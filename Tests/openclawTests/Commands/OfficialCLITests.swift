@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import ClawJSON
-import ClawSystem
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawSystem
 
 /// Beside the official CLI: commands we do not have run a stand-in "official" `openclaw` found
 /// later on PATH (a script that records its argv, one per line, NUL-terminated, and its stdin, and

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ClawJSON
+@_spi(Engine) import ClawJSON
 
 /// Tools written for the official CLI drive `openclaw` with its global options. clawmonitor (PyPI) runs
 /// every call as `openclaw --log-level silent gateway call METHOD --json --timeout 10000 --params JSON`

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-import ClawSystem
-import ClawJSON
-import ClawTransport
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawTransport
 
 /// `send` holds back run events that overtake the chat.send ack; a gateway that
 /// floods them and never acks must not grow that buffer without bound (it was unbounded until the hardening pass).

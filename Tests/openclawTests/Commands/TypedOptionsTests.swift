@@ -1,6 +1,6 @@
-import ClawSession
+@_spi(Engine) import ClawSession
 import Testing
-import ClawSystem
+@_spi(Engine) import ClawSystem
 @testable import openclaw
 
 /// The parser fills one typed value per command from the table's key-path bindings.

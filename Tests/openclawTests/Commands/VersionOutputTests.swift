@@ -1,6 +1,12 @@
 import Foundation
 import Testing
-import ClawProtocol
+@_spi(Engine) import ClawProtocol
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawCrypto
+@_spi(Engine) import ClawTransport
+@_spi(Engine) import ClawState
+@_spi(Engine) import ClawSession
 
 /// `openclaw version`: the first line stays `openclaw VERSION`; then the protocol range the client
 /// sends in `connect`, then the commit (`unknown` for a plain `swift build`; packaging/package-test.sh

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ClawJSON
+@_spi(Engine) import ClawJSON
 
 /// An operator the access policy grants nothing (`OPERATOR_ACCESS_DENIED`): its own error line, credentials kept, watch retries.
 @Suite struct CLIAccessPolicyTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ClawJSON
+@_spi(Engine) import ClawJSON
 
 /// A gateway behind an identity-aware proxy (`gateway.remote.edgeAuth`) and TLS pins in the forms
 /// the official config uses, end to end: the simulator serves `wss://` and, with `--edge-auth`,

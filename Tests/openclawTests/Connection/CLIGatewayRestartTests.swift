@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ClawJSON
+@_spi(Engine) import ClawJSON
 
 /// Commands wait out a gateway that is suspended, restarting (1013) or not listening yet (`--retry-connrefused`).
 @Suite struct CLIGatewayRestartTests {

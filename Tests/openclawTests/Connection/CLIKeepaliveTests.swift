@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ClawJSON
+@_spi(Engine) import ClawJSON
 
 /// openclaw answers the gateway's keepalive pings while idle, while stdout is blocked, and while `send` reads stdin.
 @Suite struct CLIKeepaliveTests {

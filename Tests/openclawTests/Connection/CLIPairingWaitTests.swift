@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import ClawJSON
-import ClawProtocol
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawProtocol
 
 /// `--wait-for-pairing`: waiting for the administrator's decision, and each way the wait ends (approved, rejected, expired, timeout).
 @Suite struct CLIPairingWaitTests {

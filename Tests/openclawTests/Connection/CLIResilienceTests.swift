@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ClawJSON
+@_spi(Engine) import ClawJSON
 
 /// Sessions that survive what real gateways and networks do: frames the client does not
 /// understand, stop commands, silent links, a starting gateway, flapping connections.

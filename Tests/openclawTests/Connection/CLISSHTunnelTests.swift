@@ -1,7 +1,12 @@
 import Foundation
 import Testing
-import ClawSystem
-import ClawCrypto
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawCrypto
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawTransport
+@_spi(Engine) import ClawProtocol
+@_spi(Engine) import ClawState
+@_spi(Engine) import ClawSession
 
 /// `gateway.remote.transport: "ssh"` end to end: the built `openclaw` opens its own `ssh -N -L` through a
 /// real `sshd` on loopback to the simulator, with a config written the official way. ssh reads

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-import ClawSystem
-import ClawJSON
-import ClawTransport
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawTransport
 
 /// Secret refs, credential precedence, profiles and OPENCLAW_HANDSHAKE_TIMEOUT_MS through the real
 /// binary against the simulator, with `~/.openclaw/openclaw.json` written as an official install

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-import ClawJSON
-import ClawCrypto
-import ClawState
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawCrypto
+@_spi(Engine) import ClawState
 
 /// Issue 4's session scenarios through the real binary: device tokens, credentials, versions.
 @Suite struct CLISessionTests {

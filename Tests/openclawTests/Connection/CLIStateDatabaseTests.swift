@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-import ClawJSON
-import ClawCrypto
-import ClawState
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawCrypto
+@_spi(Engine) import ClawState
 
 /// The official SQLite state store, through the real binary against the simulator, on state directories
 /// built as a current official install builds them (`OfficialStateDatabase`).

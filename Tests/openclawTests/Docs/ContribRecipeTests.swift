@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@_spi(Engine) import ClawJSON
 @testable import openclaw
 
 /// The cron line (contrib/cron/openclaw.crontab) and the systemd user unit

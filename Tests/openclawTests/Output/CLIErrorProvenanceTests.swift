@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ClawSystem
+@_spi(Engine) import ClawSystem
 
 /// Errors that say where things came from (issue 28), end to end: the real binary against the real
 /// simulator or a listener of the test's own. A refused or silent gateway is named with the place its

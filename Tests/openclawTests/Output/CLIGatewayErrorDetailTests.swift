@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ClawJSON
+@_spi(Engine) import ClawJSON
 
 /// Gateway failures worded with their detail: a missing scope and the ways out; a provider's name, model and HTTP status.
 @Suite struct CLIGatewayErrorDetailTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ClawJSON
+@_spi(Engine) import ClawJSON
 
 /// `send -o text` against scripted runs: on a pipe the final text once, with `--stream` append-only,
 /// whatever the events did (duplicates, reordering, replace, status, parts, a changed final).

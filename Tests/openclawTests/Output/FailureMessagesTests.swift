@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 @testable import openclaw
-import ClawSystem
-import ClawState
-import ClawSession
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawState
+@_spi(Engine) import ClawSession
 
 /// The one mapping from the library's typed reasons to the sentences and exit statuses users see.
 @Suite struct FailureMessagesTests {

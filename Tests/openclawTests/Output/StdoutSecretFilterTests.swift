@@ -1,6 +1,6 @@
 import Testing
 @testable import openclaw
-import ClawProtocol
+@_spi(Engine) import ClawProtocol
 
 /// Inputs from the `frames` fuzz target (fuzz/README.md): frames whose secrets the byte prefilter
 /// waved through to stdout unredacted before it matched every key `Redaction.isSecretKey` accepts.

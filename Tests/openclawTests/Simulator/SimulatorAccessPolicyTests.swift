@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ClawJSON
+@_spi(Engine) import ClawJSON
 
 /// The simulator's `--operator-access-file`: operators are refused with `OPERATOR_ACCESS_DENIED` until the file exists.
 @Suite(.serialized) struct SimulatorAccessPolicyTests {

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-import ClawJSON
-import ClawCrypto
-import ClawProtocol
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawCrypto
+@_spi(Engine) import ClawProtocol
 
 /// `hello-ok.policy.attachments` and chat.send's per-attachment decoded size check
 /// (official src/gateway/chat-attachments.ts).

@@ -1,8 +1,12 @@
 import Foundation
 import Testing
-import ClawJSON
-import ClawCrypto
-import ClawTransport
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawCrypto
+@_spi(Engine) import ClawTransport
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawProtocol
+@_spi(Engine) import ClawState
+@_spi(Engine) import ClawSession
 
 /// The simulator's own command line: bad flags, help, TLS.
 @Suite(.serialized) struct SimulatorCommandLineTests {

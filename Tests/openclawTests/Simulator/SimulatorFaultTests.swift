@@ -1,6 +1,12 @@
 import Foundation
 import Testing
-import ClawJSON
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawCrypto
+@_spi(Engine) import ClawTransport
+@_spi(Engine) import ClawProtocol
+@_spi(Engine) import ClawState
+@_spi(Engine) import ClawSession
 
 /// The fault knobs, ticks and shutdown, observed on the wire.
 @Suite(.serialized) struct SimulatorFaultTests {

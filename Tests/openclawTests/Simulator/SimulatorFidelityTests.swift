@@ -1,6 +1,12 @@
 import Foundation
 import Testing
-import ClawProtocol
+@_spi(Engine) import ClawProtocol
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawCrypto
+@_spi(Engine) import ClawTransport
+@_spi(Engine) import ClawState
+@_spi(Engine) import ClawSession
 
 /// Smaller points where the simulator follows the official server: silence on non-JSON, the
 /// order of connect admission checks, the hello of each generation, the challenge.

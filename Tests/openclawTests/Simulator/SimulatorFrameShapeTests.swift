@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ClawJSON
+@_spi(Engine) import ClawJSON
 
 /// The frames the simulator sends, field for field against docs/protocol.md's JSON examples
 /// (key names, order where the document shows it, and value types).

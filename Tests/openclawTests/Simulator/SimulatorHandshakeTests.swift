@@ -1,7 +1,12 @@
 import Foundation
 import Testing
-import ClawSystem
-import ClawJSON
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawCrypto
+@_spi(Engine) import ClawTransport
+@_spi(Engine) import ClawProtocol
+@_spi(Engine) import ClawState
+@_spi(Engine) import ClawSession
 
 /// docs/protocol.md §3.8, row by row: the error `res` (shape, message, details) and the close that follows.
 @Suite(.serialized) struct SimulatorHandshakeTests {

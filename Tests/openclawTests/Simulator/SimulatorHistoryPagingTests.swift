@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import ClawJSON
-import ClawProtocol
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawProtocol
 
 /// chat.history offset paging as of September 2026: records [max(0, n-O-L), n-O) oldest first,
 /// hasMore / totalMessages / nextOffset in v4, the maxBytes budget, and v3 left as it was.

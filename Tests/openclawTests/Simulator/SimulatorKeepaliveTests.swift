@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import ClawJSON
-import ClawProtocol
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawProtocol
 
 /// The simulator's keepalive (`--ping-ms`, `--pong-timeout-ms`): a client that answers pings stays, a silent one is dropped.
 @Suite(.serialized) struct SimulatorKeepaliveTests {

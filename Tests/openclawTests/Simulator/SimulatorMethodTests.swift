@@ -1,7 +1,12 @@
 import Foundation
 import Testing
-import ClawJSON
-import ClawProtocol
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawProtocol
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawCrypto
+@_spi(Engine) import ClawTransport
+@_spi(Engine) import ClawState
+@_spi(Engine) import ClawSession
 
 /// Requests after the handshake: scopes, unknown methods, chat.send/abort/history, idempotency, events.
 @Suite(.serialized) struct SimulatorMethodTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import ClawJSON
-import ClawProtocol
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawProtocol
 
 /// Pairing, device tokens and the scopes a connection ends up with (docs/protocol.md §3.5, §3.6), and the
 /// pairing wait: a client that advertises it waits on the open socket for the approval, rejection or expiry.

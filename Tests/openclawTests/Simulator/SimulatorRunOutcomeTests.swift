@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import ClawJSON
-import ClawProtocol
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawProtocol
 
 /// How runs end and what they report as of September 2026: the error event's errorKind and
 /// errorDetail, provider retries as status events, and chat.send queueMode interrupt.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import ClawJSON
-import ClawProtocol
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawProtocol
 
 /// Every frame the simulator sends in a realistic session conforms to our JSON Schema of the
 /// official TypeBox definitions (Schema/gateway-frames.schema.json), and the schema check itself
@@ -88,9 +88,9 @@ import ClawProtocol
         #expect(try schema.validator.violations(of: extra, against: "#/$defs/GatewayFrame") != [])
     }
 
-    /// The September 2026 shapes: paging fields, subscriptions and their targeted events, retry
-    /// status events, an interrupting send, attachments and the policy that announces them.
-    @Test func aSeptemberSessionConformsToTheSchema() throws {
+    /// Paging fields, subscriptions and their targeted events, retry status events, an interrupting
+    /// send, attachments and the policy that announces them.
+    @Test func aSessionWithPagingSubscriptionsRetriesAndAttachmentsConformsToTheSchema() throws {
         let sim = try SimulatorProcess(["--reply", "retry:1", "--attachment-max-bytes", "4096", "--write-rate-limit", "30"])
         let watcher = try TestGatewayClient.connected(sim, scopes: ["operator.read"])
         let admin = try TestGatewayClient.connected(sim, scopes: ["operator.admin"])
@@ -130,7 +130,7 @@ import ClawProtocol
         #expect(try FrameSchema().problems(inLog: failing.logEntries()) == [])
     }
 
-    @Test func theSchemaHoldsTheSeptemberShapesClosed() throws {
+    @Test func theSchemaHoldsTheRetrySubscriptionAndSessionEventShapesClosed() throws {
         let validator = try FrameSchema().validator
         let status: JSONValue = ["runId": "k", "sessionKey": "main", "seq": 1, "state": "status", "phase": "starting_model",
                                  "retry": ["attempt": 11, "maxAttempts": 11, "reason": "rate_limit"]]
@@ -147,7 +147,8 @@ import ClawProtocol
         #expect(try validator.violations(of: subscribed, against: "#/$defs/results/sessions.messages.subscribe") != [])
     }
 
-    @Test func anOctoberSessionConformsToTheSchema() throws {
+    /// A restarting gateway's refusal, pairing waits, approvals and rejections.
+    @Test func aSessionWithRestartsAndPairingDecisionsConformsToTheSchema() throws {
         let (sim, admin) = try pairingGateway(["--fault", "restarting:1"])
         _ = try admin.call(GatewayMethod.chatHistory, ["sessionKey": "main"])  // refused: restarting
         let waiter = try TestGatewayClient(sim)

@@ -1,7 +1,12 @@
 import Foundation
 import Testing
-import ClawJSON
-import ClawProtocol
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawProtocol
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawCrypto
+@_spi(Engine) import ClawTransport
+@_spi(Engine) import ClawState
+@_spi(Engine) import ClawSession
 
 /// `--script FILE`: each chat.send replays the file exactly, with its own runId and sessionKey.
 @Suite(.serialized) struct SimulatorScriptTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@_spi(Engine) import ClawJSON
 
 @Suite(.serialized) struct SimulatorSmokeTests {
     @Test func deviceConnectGetsHelloOkAndChatStreams() throws {

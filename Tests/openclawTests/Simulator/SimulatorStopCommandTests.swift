@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import ClawJSON
-import ClawProtocol
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawProtocol
 
 /// Stop commands in chat.send and raw session keys in chat.abort, as the real gateway has them.
 @Suite(.serialized) struct SimulatorStopCommandTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import ClawJSON
-import ClawProtocol
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawProtocol
 
 /// sessions.subscribe / sessions.messages.subscribe and their targeted events: sessions.changed
 /// and session.message carry no outer seq and never move the connection's event numbering.

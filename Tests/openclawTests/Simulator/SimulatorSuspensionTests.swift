@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import ClawJSON
-import ClawProtocol
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawProtocol
 
 /// The simulator suspended (`--suspended`, SIGUSR1/SIGUSR2) or draining for a restart (`restarting:N`, `close-1013:N`).
 @Suite(.serialized) struct SimulatorSuspensionTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import ClawJSON
-import ClawProtocol
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawProtocol
 
 /// `--write-rate-limit`: control-plane writes per window, method and client, refused UNAVAILABLE
 /// retryable with retryAfterMs; idempotent replays neither count nor are refused.

@@ -1,5 +1,5 @@
 import Foundation
-import ClawJSON
+@_spi(Engine) import ClawJSON
 
 /// What one run of the `openclaw` binary produced.
 struct CLIResult {

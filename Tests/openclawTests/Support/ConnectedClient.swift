@@ -1,4 +1,4 @@
-import ClawJSON
+@_spi(Engine) import ClawJSON
 
 extension TestGatewayClient {
     /// A client that has completed the handshake with a fresh device and the given scopes.

@@ -1,4 +1,4 @@
-import ClawJSON
+@_spi(Engine) import ClawJSON
 
 /// What a rejected handshake produced: the error `res` (if any) and the close that followed it.
 struct HandshakeRejection {

@@ -1,7 +1,7 @@
 import Foundation
 import CClawSQLite
-import ClawState
-import ClawCrypto
+@_spi(Engine) import ClawState
+@_spi(Engine) import ClawCrypto
 
 /// A state database laid out as the official CLI (September 2026) lays it out: its DDL (STRICT tables,
 /// the indexes, `schema_meta`), its pragmas (page size 4096, incremental auto-vacuum, WAL,

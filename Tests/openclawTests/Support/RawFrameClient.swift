@@ -1,6 +1,6 @@
 import Foundation
-import ClawSystem
-import ClawJSON
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawJSON
 
 /// A WebSocket client that shows every frame as it arrives on the wire (fragments, pings, opcodes),
 /// for asserting what the simulator's fault knobs really send. Minimal on purpose: test use only.

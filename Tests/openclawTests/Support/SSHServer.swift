@@ -1,5 +1,5 @@
 import Foundation
-import ClawSystem
+@_spi(Engine) import ClawSystem
 
 struct SSHTestError: Error, CustomStringConvertible { let description: String }
 

@@ -1,5 +1,5 @@
 import Foundation
-import ClawJSON
+@_spi(Engine) import ClawJSON
 
 /// A `--script` file for the simulator (format: `openclaw-gateway-sim --help`), written to a
 /// temporary path and removed when released:

@@ -1,5 +1,5 @@
 import Foundation
-import ClawJSON
+@_spi(Engine) import ClawJSON
 
 // What the end-to-end suites read from the simulator's `--log` (one `{"dir","conn","frame"}` line per
 // frame, plus keepalive lines), and the signals they send it.

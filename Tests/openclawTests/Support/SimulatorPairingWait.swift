@@ -1,5 +1,5 @@
 import Foundation
-import ClawProtocol
+@_spi(Engine) import ClawProtocol
 
 // The pairing wait at the simulator level, shared by the pairing and schema suites. (CLIPairingWaitTests
 // has its own `pairingGateway`, which wraps the simulator in a `GatewayFixture` for the CLI.)

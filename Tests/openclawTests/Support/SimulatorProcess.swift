@@ -1,5 +1,5 @@
 import Foundation
-import ClawJSON
+@_spi(Engine) import ClawJSON
 
 /// A running `openclaw-gateway-sim` on a free port, with its `--log` file; stopped (SIGTERM) or
 /// killed by the test, and killed at the latest when released.

@@ -1,4 +1,4 @@
-import ClawCrypto
+@_spi(Engine) import ClawCrypto
 
 /// An Ed25519 device identity for tests: id = hex SHA-256 of the raw public key (docs/protocol.md §3.3).
 struct TestDevice: @unchecked Sendable {

@@ -1,8 +1,8 @@
 import Foundation
-import ClawSystem
-import ClawJSON
-import ClawTransport
-import ClawState
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawTransport
+@_spi(Engine) import ClawState
 
 /// A minimal gateway client for end-to-end tests: WebSocket + JSON, reads the challenge, builds and
 /// signs `connect`, sends requests, reads frames (and the close that ends them).

@@ -1,6 +1,6 @@
 import Foundation
-import ClawJSON
-import ClawProtocol
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawProtocol
 
 /// Checks what a simulator sent (its `--log`) against gateway-frames.schema.json: each outgoing
 /// frame's envelope, each event's payload by event name, each successful response's payload by

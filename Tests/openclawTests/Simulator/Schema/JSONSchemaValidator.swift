@@ -1,4 +1,4 @@
-import ClawJSON
+@_spi(Engine) import ClawJSON
 
 /// A small JSON Schema (draft 2020-12) subset over `JSONValue`, enough for the gateway's closed
 /// TypeBox schemas: type, properties, required, additionalProperties (bool or schema), items, enum,
