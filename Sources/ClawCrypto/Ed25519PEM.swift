@@ -2,8 +2,8 @@
 /// (`-----BEGIN PRIVATE KEY-----`, RFC 8410 §7) or SPKI (`-----BEGIN PUBLIC KEY-----`, RFC 8410 §4).
 ///
 /// Both are fixed byte strings around the 32-byte key, so reading them is a comparison, not ASN.1 parsing.
-/// OpenSSL's generic decoder costs ~11 M instructions per key (it enumerates every provider's decoders);
-/// this costs a few thousand. Anything that is not exactly this layout gives nil and the caller falls
+/// OpenSSL's generic decoder enumerates every provider's decoders for each key, thousands of times what
+/// this comparison costs (bench/README.md). Anything that is not exactly this layout gives nil and the caller falls
 /// back to OpenSSL's decoder, so an unusual but valid file (e.g. PKCS#8 v2 with the public key attached)
 /// still loads. The key bytes are handed to OpenSSL (`EVP_PKEY_new_raw_*`); no cryptography happens here.
 enum Ed25519PEM {

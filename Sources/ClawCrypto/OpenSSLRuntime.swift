@@ -6,7 +6,7 @@ import CClawOpenSSL
     nonisolated(unsafe) private static var configDeferred = false
 
     /// Skips OpenSSL's atexit cleanup, defers reading openssl.cnf and the legacy digest names until TLS
-    /// needs them (see the shim): a third of an authenticated one-shot command's instructions. Must run before any other OpenSSL call (the first line of `main`). Libraries and tests
+    /// needs them (see the shim): a third of an authenticated one-shot command's cost (bench/README.md). Must run before any other OpenSSL call (the first line of `main`). Libraries and tests
     /// that do not call it keep OpenSSL's defaults.
     @_spi(Engine) public static func prepareForShortLivedProcess() {
         configDeferred = true

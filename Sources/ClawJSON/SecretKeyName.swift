@@ -11,7 +11,7 @@
 
     /// ASCII case folding only, so a byte scan (`SecretFilter`) can find every such key.
     /// Every name in `protocolNames` matches one of these rules (a test checks); the check runs on the UTF-8 bytes
-    /// (the generic `String.contains` cost ~40,000 instructions per key, a handshake has hundreds).
+    /// (the generic `String.contains` is far slower per key, and a handshake has hundreds; bench/README.md).
     @_spi(Engine) public static func matches(_ key: String) -> Bool {
         var key = key
         return key.withUTF8 { matches($0) }

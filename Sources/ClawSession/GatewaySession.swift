@@ -19,7 +19,7 @@
     private var pendingRequests: Set<String> = []
 
     // Both are read on every `receive` (the compiler hoists the reads to its start): no runtime
-    // exclusivity check (two of them cost ~150 instructions per frame), as nothing holds either across a call.
+    // exclusivity check (two per frame otherwise; bench/README.md), as nothing holds either across a call.
     /// Fail (exit 6) on a frame the client does not understand instead of skipping it.
     @exclusivity(unchecked) @_spi(Engine) public var isStrict = false
     /// Told about every frame skipped for forward compatibility (never with `isStrict`).

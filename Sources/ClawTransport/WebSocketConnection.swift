@@ -22,7 +22,7 @@ import Synchronization
     }
 
     // Receiving (readLock): one read buffer, the decoder. Only touched under readLock, one access at a
-    // time, so the runtime's exclusivity check (~60 instructions per access, several per message) is off.
+    // time, so the runtime's exclusivity check (several per message; bench/README.md) is off.
     private let readLock = TransportLock()
     @exclusivity(unchecked) private var decoder: WebSocketFrameDecoder
     private let readBuffer: UnsafeMutableRawPointer
@@ -44,7 +44,7 @@ import Synchronization
     @exclusivity(unchecked) private var aheadStart = 0
 
     /// Server role: told of every pong received (the simulator's keepalive). Set before receiving starts,
-    /// so no runtime exclusivity check: with one, every message paid for it (about 60 instructions).
+    /// so no runtime exclusivity check: with one, every message paid for it (bench/README.md).
     @exclusivity(unchecked) @_spi(Engine) public var onPong: (@Sendable ([UInt8]) -> Void)?
 
     // Read by every `receive` without a lock (the size limit, and whether the connection has ended).
@@ -289,7 +289,7 @@ import Synchronization
     }
 
     /// Inlined into the receive path, as it was before read-ahead shared it: out of line, each message
-    /// cost about 50 instructions more (callgrind, `watch`).
+    /// cost more (`make bench`'s `watch` per event; bench/README.md).
     @inline(__always)
     private func nextMessageLocked(deadline: Deadline) throws(WebSocketError) -> WebSocketMessage? {
         if hasTerminal.load(ordering: .acquiring) {

@@ -196,8 +196,8 @@ struct WebSocketFrameDecoder {
     /// Messages up to this size reuse the previous message's storage once its reader has let go of it.
     static let recycledCapacity = 64 * 1024
 
-    /// A whole message from the buffer. Allocating a fresh [UInt8] costs ~850 instructions on Linux (the
-    /// stdlib looks the array's metadata up at run time), more than copying 300 bytes: so the decoder keeps
+    /// A whole message from the buffer. Allocating a fresh [UInt8] costs more than copying 300 bytes on
+    /// Linux (the stdlib looks the array's metadata up at run time; bench/README.md): so the decoder keeps
     /// a second reference to the last small message and, when it is the only holder left (the frame was
     /// printed and dropped), refills that storage in place. Value semantics are untouched: a message still
     /// held elsewhere is never written (it is not uniquely referenced, so a new array is made instead).

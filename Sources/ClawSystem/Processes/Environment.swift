@@ -11,8 +11,8 @@ import Glibc
     @_spi(Engine) public static func current() -> Environment {
         var values: [String: String] = [:]
         var cursor = environ
-        // Split at the first "=" byte, as getenv(3) does (a Character search cost ~12,000 instructions
-        // per variable, the larger part of `openclaw version`).
+        // Split at the first "=" byte, as getenv(3) does (a Character search per variable was the larger
+        // part of `openclaw version`; bench/README.md).
         while let entry = cursor.pointee {
             let length = strlen(entry)
             entry.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
