@@ -4,7 +4,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 DEBUG_BIN := .build/debug
 RELEASE_BIN := .build/release
-VERSION := $(shell sed -n 's/^ *package static let current = "\(.*\)"/\1/p' Sources/ClawProtocol/ClawVersion.swift)
+VERSION := $(shell sed -n 's/^.*static let current = "\(.*\)"/\1/p' Sources/ClawProtocol/ClawVersion.swift)
 DEB_REVISION ?= 1
 PACKAGES ?= packages
 # The commit `openclaw version` reports ("-dirty" when tracked files differ); empty outside git.

@@ -53,7 +53,7 @@ done
 
 # The next version: the one version of the package (Sources/ClawProtocol/ClawVersion.swift, which
 # `openclaw version`, the hello and the packages print). CHANGELOG.md's top section must be about it.
-next=$(sed -n 's/^ *package static let current = "\(.*\)"/\1/p' Sources/ClawProtocol/ClawVersion.swift)
+next=$(sed -n 's/^.*static let current = "\(.*\)"/\1/p' Sources/ClawProtocol/ClawVersion.swift)
 heading=$(grep -m 1 -E '^## ' CHANGELOG.md 2>/dev/null)
 [[ $(grep -oE '[0-9]+\.[0-9]+\.[0-9]+' <<<"$heading" | head -n 1) == "$next" ]] ||
     die "CHANGELOG.md's top section ('${heading:-no ## heading}') is not about $next, the version in Sources/ClawProtocol/ClawVersion.swift"

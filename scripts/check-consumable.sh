@@ -7,7 +7,7 @@
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 swift=${SWIFT:-swift}
-version=$(sed -n 's/^ *package static let current = "\(.*\)"/\1/p' "$repo/Sources/ClawProtocol/ClawVersion.swift")
+version=$(sed -n 's/^.*static let current = "\(.*\)"/\1/p' "$repo/Sources/ClawProtocol/ClawVersion.swift")
 scratch=$(mktemp -d /tmp/openclaw-consumer.XXXXXX)
 trap 'rm -rf "$scratch"' EXIT
 
@@ -35,13 +35,19 @@ cat >"$scratch/consumer/Sources/consumer/main.swift" <<'SWIFT'
 import ClawGatewayClient
 import ClawGatewayTesting
 
-// One import for the client: connects to an in-process test gateway and asks it one thing.
-let gateway = try TestGateway.start(arguments: ["--port", "0", "--token", "t"])
+// One import for the client: connects to an in-process test gateway (typed settings), sends one message,
+// reads the typed history back.
+var settings = TestGatewayConfiguration()
+settings.token = "t"
+let gateway = try TestGateway.start(settings)
 var configuration = GatewayConfiguration(url: gateway.url)
 configuration.token = Secret("t")
-let health = try await GatewayConnection.withConnection(configuration) { try await $0.request("health") }
+let (health, history) = try await GatewayConnection.withConnection(configuration) { connection in
+    _ = try await connection.send("hello", to: .main).reply()
+    return (try await connection.request("health"), try await connection.history(of: "agent:main:main", limit: 2))
+}
 gateway.stop()
-print("health:", health.compactText.prefix(40))
+print("health:", String(describing: health).prefix(40), "history:", history.map { "\($0.role): \($0.text)" })
 SWIFT
 cat >"$scratch/consumer/Sources/client-only/main.swift" <<'SWIFT'
 import ClawGatewayClient
@@ -49,8 +55,8 @@ import ClawGatewayClient
 // Nothing to connect to: a configuration error, described, is enough to link the client.
 do {
     try await GatewayConnection.withConnection(GatewayConfiguration(url: "http://not-a-gateway")) { _ in }
-} catch {
-    print("client-only:", error)
+} catch let error as GatewayClientError where error.code == .invalidConfiguration {
+    print("client-only:", error.configurationProblem.map { "\($0)" } ?? "?", error)
 }
 SWIFT
 cd "$scratch/consumer"
