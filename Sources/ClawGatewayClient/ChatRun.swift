@@ -3,8 +3,10 @@
 
 /// One run of the agent, started by `GatewayConnection.send`: an async sequence of the reply as it
 /// grows, in the run's own order (`seq`), ending after the final reply. A run that ends aborted or
-/// with an error throws `GatewayClientError.runFailed`. Cancelling the task that iterates it sends
-/// `chat.abort` for the run. Iterate it once, from one task.
+/// with an error throws a `GatewayClientError` with code `.runFailed`. Cancelling the task that iterates
+/// it sends `chat.abort` for the run and throws `CancellationError` at the next step, updates waiting or
+/// not. Updates the reader has not taken yet are merged into one (see `ChatUpdate`), so a slow reader
+/// holds the reply about twice, never every update. Iterate it once, from one task.
 public struct ChatRun: AsyncSequence, Sendable {
     public typealias Element = ChatUpdate
 
@@ -101,7 +103,9 @@ public struct ChatRun: AsyncSequence, Sendable {
     }
 }
 
-/// The reply of a run as it grows.
+/// The reply of a run as it grows. When the reader falls behind, the updates it missed arrive merged:
+/// `change` then spans them all (suffixes joined, `.rewritten` if any rewrote), `progress` is the
+/// latest and `gap` covers the first to the last missing number.
 public struct ChatUpdate: Sendable, Equatable {
     /// How the text differs from the previous update's.
     public enum Change: Sendable, Equatable {
