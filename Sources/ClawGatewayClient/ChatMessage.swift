@@ -1,10 +1,6 @@
 @_spi(Engine) import ClawProtocol
-@_spi(Engine) import ClawSystem
 @_spi(Engine) import ClawJSON
-@_spi(Engine) import ClawCrypto
-@_spi(Engine) import ClawTransport
 @_spi(Engine) import ClawState
-@_spi(Engine) import ClawSession
 
 /// A session's key. The operator's main session has two spellings, `main` and `agent:main:main`:
 /// keys compare equal (and hash alike) when they name the same session.

@@ -137,15 +137,6 @@ public struct TestGatewayConfiguration: Sendable, Equatable {
         }
         return Int(ms)
     }
-
-    public static func == (a: TestGatewayConfiguration, b: TestGatewayConfiguration) -> Bool {
-        a.port == b.port && a.protocolVersion == b.protocolVersion && a.token == b.token && a.password == b.password
-            && a.tickInterval == b.tickInterval && a.reply == b.reply && a.deltaInterval == b.deltaInterval
-            && a.requiresPairing == b.requiresPairing && a.announcedRestart == b.announcedRestart
-            && a.pingInterval == b.pingInterval && a.pongTimeout == b.pongTimeout && a.blastCount == b.blastCount
-            && a.blastBytes == b.blastBytes && a.faults == b.faults && a.startsSuspended == b.startsSuspended
-            && a.logPath == b.logPath && a.tlsCertificatePath == b.tlsCertificatePath && a.tlsKeyPath == b.tlsKeyPath
-    }
 }
 
 extension TestGatewayConfiguration.Fault {

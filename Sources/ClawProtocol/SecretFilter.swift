@@ -1,5 +1,5 @@
-@_spi(Engine) import ClawSystem
 @_spi(Engine) import ClawJSON
+
 
 
 

@@ -1,9 +1,6 @@
 @_spi(Engine) import ClawProtocol
 @_spi(Engine) import ClawState
-@_spi(Engine) import ClawSystem
 @_spi(Engine) import ClawJSON
-@_spi(Engine) import ClawCrypto
-@_spi(Engine) import ClawTransport
 /// Turns a rejected `connect` into a typed reason and the right error class.
 enum HandshakeFailure {
     static func error(for shape: ErrorShape, tokenSource: SettingSource?, passwordSource: SettingSource?,

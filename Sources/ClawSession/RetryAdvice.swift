@@ -1,8 +1,5 @@
 @_spi(Engine) import ClawProtocol
-@_spi(Engine) import ClawSystem
 @_spi(Engine) import ClawJSON
-@_spi(Engine) import ClawCrypto
-@_spi(Engine) import ClawTransport
 @_spi(Engine) import ClawState
 
 /// What a refused request says about sending it again: `UNAVAILABLE` that is `retryable` (the gateway's

@@ -1,9 +1,7 @@
 @_spi(Engine) import ClawSystem
 @_spi(Engine) import ClawJSON
 @_spi(Engine) import ClawState
-@_spi(Engine) import ClawCrypto
 @_spi(Engine) import ClawTransport
-@_spi(Engine) import ClawProtocol
 
 /// The way to a gateway, the CLI's and the library's: the SSH step when the options name a route
 /// (`gateway.remote.transport` ssh: a new tunnel per attempt, the previous one stopped), then the

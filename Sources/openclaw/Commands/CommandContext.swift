@@ -2,7 +2,6 @@
 @_spi(Engine) import ClawProtocol
 @_spi(Engine) import ClawSession
 @_spi(Engine) import ClawJSON
-@_spi(Engine) import ClawCrypto
 @_spi(Engine) import ClawTransport
 @_spi(Engine) import ClawState
 

@@ -1,10 +1,6 @@
 @_spi(Engine) import ClawProtocol
 @_spi(Engine) import ClawSession
-@_spi(Engine) import ClawSystem
 @_spi(Engine) import ClawJSON
-@_spi(Engine) import ClawCrypto
-@_spi(Engine) import ClawTransport
-@_spi(Engine) import ClawState
 
 /// Per-run `seq` tracking for `watch`: one `SequenceTracker` per run that has not ended, bounded so
 /// that runs which never end visibly cannot grow it over days. The run of the last event is kept

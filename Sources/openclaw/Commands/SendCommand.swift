@@ -3,8 +3,6 @@
 @_spi(Engine) import ClawProtocol
 @_spi(Engine) import ClawSession
 @_spi(Engine) import ClawSystem
-@_spi(Engine) import ClawTransport
-@_spi(Engine) import ClawState
 
 /// `openclaw send`: chat.send, then the run's chat (and agent) events until it ends.
 enum SendCommand {

@@ -2,8 +2,6 @@
 @_spi(Engine) import ClawProtocol
 @_spi(Engine) import ClawSession
 @_spi(Engine) import ClawJSON
-@_spi(Engine) import ClawCrypto
-@_spi(Engine) import ClawTransport
 @_spi(Engine) import ClawState
 
 /// A refusal the gateway asks us to repeat: `UNAVAILABLE` that is `retryable` (its control-plane
