@@ -189,7 +189,7 @@ fuzz:
 
 clean:
 	@if grep -q " $(CURDIR)/$(ARM64)/" /proc/mounts; then echo "make clean: something is still mounted in $(ARM64)" >&2; exit 1; fi
-	rm -rf $(ARM64) .build Examples/.build .build-deb .build-static-libs .build-static-sqlite .build-release-tests .build-pkg $(PACKAGES)
+	rm -rf $(ARM64) .build Examples/.build .build-deb .build-static-libs .build-static-sqlite Tests/Optimised/.build Tests/ThreadSanitizer/.build .build-pkg $(PACKAGES)
 
 # Linux arm64 (aarch64): cross-built at native speed with Debian's Swift (trixie) against the arm64
 # libraries of a cached Debian root (packaging/arm64/; packaging/README.md, Platforms). Needs root (debootstrap, chroot,

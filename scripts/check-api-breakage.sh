@@ -4,10 +4,11 @@
 #
 # Runs the toolchain's `swift package diagnose-api-breaking-changes COMMIT --products ...` (it builds
 # the baseline commit in a clone of this repository and the current tree, then compares each module's
-# API with swift-api-digester), with COMMIT the last line of RELEASES. Only the library products that
-# exist at that commit are compared: a product new since the release has no API to break (today
-# ClawGatewayTesting, new since 0.1.0); likewise the tool skips a module new since then (the
-# ClawGatewayClient module inside the product of that name). The rule (semver):
+# API with swift-api-digester), with COMMIT the last line of RELEASES. Each product is one module of its
+# own name, and only those whose module exists at that commit are compared: a module new since the
+# release has no API to break, and then nothing is built (today both: ClawGatewayTesting is new since
+# 0.1.0, and 0.1.0's ClawGatewayClient product listed the layers, not a module of that name; the
+# comparison starts once 0.2.0 is recorded in RELEASES). The rule (semver):
 #   - no breaking change: passes;
 #   - breaking changes: passes only when the package's version (ClawVersion.swift, which CHANGELOG.md's
 #     top `## ` heading must name too) is a breaking bump from the release (a major bump; before 1.0.0, a minor one:
@@ -39,17 +40,21 @@ rel_major=${BASH_REMATCH[1]} rel_minor=${BASH_REMATCH[2]}
 git cat-file -e "$commit^{commit}" 2>/dev/null ||
     die "baseline commit $commit ($release, from RELEASES) is not in this clone (a shallow clone? git fetch --unshallow)"
 
-# The products to compare: those the release's manifest declares as libraries.
+# The products to compare: each of today's is one module of its own name, and the tool compares only
+# modules the release has (it skips the others after building both trees), so a product is compared when
+# the release's manifest declares it as a library and has a target of its name; otherwise nothing is built.
 baseline_manifest=$(git show "$commit:Package.swift" 2>/dev/null) || die "no Package.swift at $release ($commit)"
 compare=()
 for product in "${products[@]}"; do
-    if grep -qE "\.library\(name: *\"$product\"" <<<"$baseline_manifest"; then
-        compare+=("$product")
-    else
+    if ! grep -qE "\.library\(name: *\"$product\"" <<<"$baseline_manifest"; then
         echo "check-api: $product is new since $release: nothing to compare"
+    elif ! grep -qE "\.target\(name: *\"$product\"" <<<"$baseline_manifest"; then
+        echo "check-api: $product's module is new since $release (the product then listed other modules): nothing to compare"
+    else
+        compare+=("$product")
     fi
 done
-[ "${#compare[@]}" -gt 0 ] || { echo "check-api: no library product of today existed at $release"; exit 0; }
+[ "${#compare[@]}" -gt 0 ] || { echo "check-api: none of today's library modules existed at $release: nothing to compare"; exit 0; }
 
 # The next version: the one version of the package (Sources/ClawProtocol/ClawVersion.swift, which
 # `openclaw version`, the hello and the packages print). CHANGELOG.md's top section must be about it.
