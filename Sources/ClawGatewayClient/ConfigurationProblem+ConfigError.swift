@@ -21,6 +21,7 @@ extension GatewayClientError {
         case .invalidTLSFingerprint, .tlsPinRequiresWSS: self.init(configuration: .invalidTLSPin, text)
         case .edgeAuthRequiresWSS, .edgeAuthHeaderEmpty: self.init(configuration: .edgeAuth, text)
         case .conflictingOptions: self.init(configuration: .conflictingSettings, text)
+        case .invalidProxyURL, .proxyURLMissing, .proxyBlocksLoopback: self.init(configuration: .proxy, text)
         }
     }
 

@@ -66,6 +66,9 @@ extension GatewayClientError {
             certificateProblem = nameMismatch ? .nameMismatch : CertificateProblem(openSSLReason: detail)
         case .io(let what):
             self.init(.connectionFailed, "cannot connect to \(url): \(what)")
+        case .proxy(let failure):
+            self.init(.proxyFailed, "cannot connect to \(url): \(failure)", retryable: failure.isTransient)
+            httpStatus = failure.httpStatus
         }
     }
 

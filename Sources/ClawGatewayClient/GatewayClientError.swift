@@ -42,6 +42,10 @@ public struct GatewayClientError: Error, Sendable, CustomStringConvertible {
         public static let connectionLost = Code("connectionLost")
         /// The SSH tunnel the configuration names could not be opened or ended.
         public static let tunnelFailed = Code("tunnelFailed")
+        /// The forward proxy (`GatewayConfiguration.proxy`) could not be reached, refused the tunnel or
+        /// the credentials (`httpStatus`: its answer to CONNECT), or closed it. Retryable when the proxy was
+        /// away or cut the tunnel, or answered 502, 503 or 504; a refusal waits for someone to act.
+        public static let proxyFailed = Code("proxyFailed")
         /// The gateway sent something that breaks the protocol.
         public static let protocolError = Code("protocolError")
         /// The gateway answered a request with an error (`gatewayError`, `method`).
@@ -63,9 +67,9 @@ public struct GatewayClientError: Error, Sendable, CustomStringConvertible {
     public let description: String
     /// Whether the same call may succeed later with nothing changed. The rule, the same on every path:
     /// refused, unresolvable, failed and lost connections, time-outs, a rejected upgrade, a restarting
-    /// gateway, rate limits, a tunnel that ended, and gateway errors it marks retryable may pass; a
-    /// certificate, TLS, authentication, configuration or protocol problem, a failed run and a closed
-    /// connection wait for someone to act.
+    /// gateway, rate limits, a tunnel that ended, a proxy that was away, and gateway errors it marks
+    /// retryable may pass; a certificate, TLS, authentication, configuration or protocol problem, a proxy's
+    /// refusal, a failed run and a closed connection wait for someone to act.
     public let isRetryable: Bool
     /// How long to wait before trying again, when the gateway said.
     public let retryAfter: Duration?
@@ -198,4 +202,7 @@ public struct ConfigurationProblem: Hashable, Sendable, CustomStringConvertible 
     public static let conflictingSettings = ConfigurationProblem("conflictingSettings")
     /// The device key could not be made.
     public static let deviceKey = ConfigurationProblem("deviceKey")
+    /// The forward proxy's settings cannot be used: a malformed proxy URL, `proxy.enabled` with no URL,
+    /// or a loopback gateway under `proxy.loopbackMode` `block`.
+    public static let proxy = ConfigurationProblem("proxy")
 }

@@ -181,7 +181,7 @@
             case .closed(let what): return .connectionLost("connection lost: \(what)", closeCode: nil)
             case .certificateRejected(let host, let detail, let nameMismatch):
                 return .certificateRejected(host: host, detail: detail, nameMismatch: nameMismatch)
-            case .resolve, .connect, .tls, .io: return .cannotConnect(transport.description)
+            case .resolve, .connect, .tls, .io, .proxy: return .cannotConnect(transport.description)
             }
         }
     }

@@ -24,8 +24,12 @@ struct Handshake {
         do {
             // The device key is loaded while the gateway answers the upgrade (see DeviceIdentitySource).
             socket = try WebSocketConnection.connect(url: options.url, tls: tlsOptions, headers: options.upgradeHeaders,
-                                                     deadline: upgradeDeadline,
-                                                     whileWaiting: { _ = try? options.identitySource?.identity() })
+                                                     proxy: options.proxy, deadline: upgradeDeadline,
+                                                     whileWaiting: { _ = try? options.identitySource?.identity() },
+                                                     proxyReport: { exchange in
+                                                         tracer?(.proxy, ["proxy": .string(exchange.proxy), "source": .string(exchange.source),
+                                                                          "sent": .string(exchange.sent), "received": .string(exchange.received)])
+                                                     })
         } catch {
             _ = try identity()  // an unusable identity is reported first, as if loaded before connecting
             if case .transport(.timedOut) = error {
@@ -36,7 +40,7 @@ struct Handshake {
             }
             if case .transport(let reason) = error {
                 switch reason {
-                case .resolve, .connect, .tls, .io:
+                case .resolve, .connect, .tls, .io, .proxy:
                     throw GatewayError.connectFailed(url: "\(options.url)", origin: options.urlOrigin, reason: reason)
                 case .timedOut, .closed, .certificateRejected:
                     break

@@ -21,6 +21,7 @@ extension SessionOptions {
         passwordSource = resolved.passwordSource
         upgradeHeaders = resolved.upgradeHeaders
         sshRoute = resolved.sshRoute
+        proxy = resolved.proxy
         if resolved.url.isSecure {
             tls = TLSClientOptions(serverName: resolved.url.host, caBundlePath: resolved.caBundlePath,
                                    pinnedSHA256: resolved.tlsFingerprint)

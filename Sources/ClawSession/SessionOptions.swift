@@ -48,6 +48,9 @@
     /// Reach the gateway through this SSH tunnel route. `GatewaySession.open` dials `url` as it is: the
     /// caller opens the tunnel first (`SSHTunnel.open`) and connects with `tunnel.sessionOptions(self)`.
     @_spi(Engine) public var sshRoute: SSHRoute?
+    /// Reach the gateway through this forward proxy (its tunnel to the URL's host and port); nil to dial
+    /// directly. Chosen by `ProxySelection` from OpenClaw's `proxy` settings or the usual variables.
+    @_spi(Engine) public var proxy: ProxyEndpoint?
     /// Receives every frame sent and received, already redacted (`--trace`).
     @_spi(Engine) public var tracer: (@Sendable (TraceDirection, JSONValue) -> Void)?
 
@@ -57,4 +60,5 @@
     }
 }
 
-@_spi(Engine) public enum TraceDirection: String, Sendable { case send, recv }
+/// `proxy`: the exchange with a forward proxy before the gateway's socket is open.
+@_spi(Engine) public enum TraceDirection: String, Sendable { case send, recv, proxy }

@@ -77,16 +77,23 @@ import Synchronization
 
     // MARK: Opening
 
-    /// Client: TCP (and TLS for wss) connect, then the HTTP upgrade, all by `deadline`.
-    /// `whileWaiting` runs once the upgrade request is sent, before its answer is read: work that
-    /// can overlap the round trip.
+    /// Client: TCP (through `proxy` when given: its tunnel to the URL's host and port; TLS for wss inside
+    /// it, to the gateway) connect, then the HTTP upgrade, all by `deadline`. `whileWaiting` runs once the
+    /// upgrade request is sent, before its answer is read: work that can overlap the round trip.
+    /// `proxyReport` sees the exchange with the proxy (for a trace).
     @_spi(Engine) public static func connect(
-        url: WebSocketURL, tls: TLSClientOptions? = nil, headers: [UpgradeHeader] = [],
-        maxMessageSize: Int = defaultMaxMessageSize, deadline: Deadline, whileWaiting: () -> Void = {}
+        url: WebSocketURL, tls: TLSClientOptions? = nil, headers: [UpgradeHeader] = [], proxy: ProxyEndpoint? = nil,
+        maxMessageSize: Int = defaultMaxMessageSize, deadline: Deadline, whileWaiting: () -> Void = {},
+        proxyReport: (ProxyExchange) -> Void = { _ in }
     ) throws(WebSocketError) -> WebSocketConnection {
         let stream: ByteStream
         do throws(TransportError) {
-            let tcp = try TCPStream.connect(host: url.host, port: url.port, deadline: deadline)
+            let tcp: TCPStream
+            if let proxy {
+                tcp = try ProxyTunnel.open(through: proxy, to: url.host, port: url.port, deadline: deadline, report: proxyReport)
+            } else {
+                tcp = try TCPStream.connect(host: url.host, port: url.port, deadline: deadline)
+            }
             if url.isSecure {
                 stream = try TLSStream.client(over: tcp, options: tls ?? TLSClientOptions(serverName: url.host), deadline: deadline)
             } else {

@@ -35,4 +35,11 @@
     case edgeAuthHeaderEmpty(path: String, name: String)
     /// Two options that exclude each other were both given.
     case conflictingOptions(ConnectionOption, ConnectionOption)
+    /// A proxy URL (`HTTPS_PROXY`, `proxy.proxyUrl`, …) that cannot be used; `problem` never repeats it.
+    case invalidProxyURL(source: SettingSource, problem: String)
+    /// `proxy.enabled` is true but neither `proxy.proxyUrl` nor `OPENCLAW_PROXY_URL` names a proxy:
+    /// the official runtime fails closed rather than connect directly, and so does this client.
+    case proxyURLMissing(path: String)
+    /// `proxy.loopbackMode` is `block` and the gateway URL is loopback: refused before any socket.
+    case proxyBlocksLoopback(url: String, path: String)
 }

@@ -75,6 +75,13 @@
             return "config file \(path): gateway.remote.edgeAuth header \"\(header)\" resolved empty"
         case .conflictingOptions(let first, let second):
             return "\(optionName(first)) and \(optionName(second)) cannot be used together"
+        case .invalidProxyURL(let source, let problem):
+            return "the proxy URL from \(name(of: source)) \(problem)"
+        case .proxyURLMissing(let path):
+            return "config file \(path): proxy.enabled is true but no proxy URL is set; set proxy.proxyUrl or"
+                + " OPENCLAW_PROXY_URL (connections are not made directly while the proxy is enabled)"
+        case .proxyBlocksLoopback(let url, let path):
+            return "refusing \(url): a loopback gateway URL, and proxy.loopbackMode is \"block\" in \(path)"
         }
     }
 

@@ -70,4 +70,7 @@
     /// Set when the gateway is reached through an SSH tunnel (`gateway.remote.transport`, `sshTarget`):
     /// `url` is then the configured loopback URL, whose host and path the tunnelled connection keeps.
     @_spi(Engine) public var sshRoute: SSHRoute? = nil
+    /// The forward proxy to reach the gateway through (`ProxySelection`); nil to connect directly, and
+    /// always nil with an SSH route (the tunnel's end is on this machine).
+    @_spi(Engine) public var proxy: ProxyEndpoint? = nil
 }

@@ -45,12 +45,16 @@
             throw .invalidURL(url: redactUserInfo(urlText), source: urlSource)
         }
         guard PlaintextWebSocketPolicy.allows(url, environment: environment) else {
-            if let failure = PlaintextWebSocketPolicy.resolveFailure(url) {
+            // Through a proxy the name may be the proxy's to resolve: then the plaintext is the news.
+            let proxied = (try? ProxySelection.choose(url: url, config: config, configPath: configPath, environment: environment)) ?? nil
+            if proxied == nil, let failure = PlaintextWebSocketPolicy.resolveFailure(url) {
                 throw .unresolvableHost(host: failure.host, reason: failure.reason)
             }
             throw .insecureWebSocket(url: redactUserInfo(urlText), source: urlSource)
         }
         let sshRoute = try SSHRoute.resolve(config: config, choice: choice, url: url, environment: environment, profile: profile)
+        let proxy = sshRoute != nil ? nil
+            : try ProxySelection.choose(url: url, config: config, configPath: configPath, environment: environment)
 
         // Credentials.
         let credentials = try resolveCredentials(
@@ -96,7 +100,8 @@
             profile: profile,
             upgradeHeaders: upgradeHeaders,
             bindMode: try config.string("gateway", "bind", environment: environment),
-            sshRoute: sshRoute)
+            sshRoute: sshRoute,
+            proxy: proxy)
     }
 
     enum URLOverride { case cli, environment }

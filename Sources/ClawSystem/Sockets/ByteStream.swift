@@ -14,6 +14,8 @@
     case certificateRejected(host: String, detail: String, nameMismatch: Bool)
     /// Any other system call failure.
     case io(String)
+    /// A forward proxy between the client and the gateway failed (its own sentence).
+    case proxy(ProxyFailure)
 
     @_spi(Engine) public var description: String {
         switch self {
@@ -24,6 +26,7 @@
         case .tls(let what): return "TLS: \(what)"
         case .certificateRejected(let host, let detail, _): return "TLS: certificate verify failed for \(host): \(detail)"
         case .io(let what): return what
+        case .proxy(let failure): return failure.description
         }
     }
 }

@@ -8,6 +8,16 @@ import Glibc
         return inet_pton(AF_INET, host, &storage) == 1 || inet_pton(AF_INET6, host, &storage) == 1
     }
 
+    /// The first address `host` resolves to, as its 4 (IPv4) or 16 (IPv6) bytes in network order: what
+    /// a SOCKS5 request carries when the client resolves the name itself.
+    @_spi(Engine) public static func firstAddressBytes(host: String, port: Int) throws(TransportError) -> [UInt8] {
+        for (family, address) in try resolve(host: host, port: port, passive: false) {
+            if family == AF_INET, address.count >= 8 { return Array(address[4..<8]) }
+            if family == AF_INET6, address.count >= 24 { return Array(address[8..<24]) }
+        }
+        throw .resolve(host: host, reason: "no IPv4 or IPv6 address")
+    }
+
     /// `getaddrinfo` for a TCP endpoint; addresses in the resolver's order (IPv6 and IPv4).
     @_spi(Engine) public static func resolve(host: String, port: Int, passive: Bool) throws(TransportError) -> [(family: Int32, address: [UInt8])] {
         guard (0...65535).contains(port) else { throw .resolve(host: host, reason: "port \(port) is out of range") }

@@ -17,6 +17,8 @@ enum FailureMessages {
             }
             // A host name that does not resolve is a connect failure found early, as wss:// finds it.
             if case .unresolvableHost = error { return CommandFailure(.connection, sentence(for: error)) }
+            // Refused before any socket, as a connection the proxy settings forbid (the official runtime's words).
+            if case .proxyBlocksLoopback = error { return CommandFailure(.connection, sentence(for: error)) }
             return CommandFailure(.usage, sentence(for: error))
         case let error as UsageError: return CommandFailure(.usage, error.message)
         default: return CommandFailure(.protocolError, "\(error)")
