@@ -39,6 +39,10 @@ test  file:/usr/sbin/nginx                        nginx-light      real-world te
 test  file:/usr/sbin/haproxy                      haproxy          real-world tests: a TLS reverse proxy
 test  file:/usr/sbin/dnsmasq                      dnsmasq-base     real-world tests: a DNS server
 test  file:/usr/sbin/tc                           iproute2         real-world tests: namespaces, veth, netem
+test  file:/usr/sbin/squid                        squid            real-world tests: a forward proxy (CONNECT, basic auth, 403)
+test  file:/usr/bin/microsocks                    microsocks       real-world tests: a SOCKS5 proxy (socks5://, socks5h://, credentials)
+test  file:/usr/bin/stunnel4                      stunnel4         real-world tests: an https:// proxy endpoint (TLS to the proxy)
+test  command:curl                                curl             real-world tests: each forward proxy's sanity check
 LIST
 }
 
