@@ -37,6 +37,9 @@ public struct GatewayConfiguration: Sendable {
     public var tls: TLSTrust = .system
     /// Extra headers on the WebSocket upgrade (an identity-aware proxy's); never logged.
     public var upgradeHeaders: [(name: String, value: Secret)] = []
+    /// A forward proxy between this program and the gateway: the environment's (and, from `official()`,
+    /// OpenClaw's `proxy` settings) unless set.
+    public var proxy: GatewayProxy = .automatic
     /// Bound on socket, TLS, upgrade and the gateway's handshake together.
     public var connectTimeout: Duration = .seconds(10)
     /// Bound on each handshake step within it (the upgrade's answer; then the gateway's challenge);
@@ -125,6 +128,10 @@ public struct GatewayConfiguration: Sendable {
             case .pinned(let sha256): tlsOptions.pinnedSHA256 = sha256
             }
             options.tls = tlsOptions
+        }
+        // OpenClaw's managed proxy came with the official resolution (kept when `url` is unchanged).
+        if !(proxy == .automatic && options.proxy != nil) {
+            options.proxy = options.sshRoute != nil ? nil : try proxy.endpoint(for: parsed, environment: env)
         }
         options.upgradeHeaders += upgradeHeaders.map { UpgradeHeader(name: $0.name, value: $0.value.stored.value) }
         options.client = client.request

@@ -39,6 +39,8 @@
     /// on this side), though a one-shot command reports it as someone having to act.
     @_spi(Engine) public var isRetryable: Bool {
         switch self {
+        // A proxy that refused the tunnel or the credentials waits for someone, as a gateway's refusal does.
+        case .connectFailed(_, _, .proxy(let failure)): return failure.isTransient
         case .cannotConnect, .connectFailed, .upgradeRejected, .connectionLost, .timedOut, .handshakeTimedOut, .handshakeStepTimedOut, .unavailable: return true
         case .authenticationFailed(.accessDenied, _): return true
         case .certificateRejected, .authenticationFailed, .protocolError, .invalidRequest: return false

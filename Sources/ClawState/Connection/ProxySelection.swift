@@ -49,7 +49,7 @@
         }
     }
 
-    static func fromEnvironment(url: WebSocketURL, environment: Environment) throws(ConfigError) -> ProxyEndpoint? {
+    @_spi(Engine) public static func fromEnvironment(url: WebSocketURL, environment: Environment) throws(ConfigError) -> ProxyEndpoint? {
         if PlaintextWebSocketPolicy.isLoopback(url.host) { return nil }
         let own = url.isSecure ? ["https_proxy", "HTTPS_PROXY"] : ["http_proxy", "HTTP_PROXY"]
         guard let (name, text) = (own + ["all_proxy", "ALL_PROXY"]).lazy.compactMap({ name in
