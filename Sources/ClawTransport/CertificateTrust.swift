@@ -10,12 +10,15 @@ import CClawOpenSSL
 ///   OpenSSL reads them: each replaces its own default;
 /// - otherwise the system's store, found as Go's `crypto/x509` finds it, so the static tarball works on
 ///   any distribution: the first *hashed* directory (`openssl rehash`; Debian, Ubuntu, Arch, openSUSE,
-///   Alpine) is used alone, one certificate read as verification asks for it, since it holds what the
-///   bundle holds; only without one is the first bundle file (Fedora, RHEL, CentOS, …) parsed whole.
+///   Alpine) and the first bundle file, both, as curl and OpenSSL's defaults use them: a root appended
+///   to the bundle without a rehash (a common Dockerfile line), or a bundle mounted over it, is trusted.
+///
+/// Nothing is parsed up front: the directory is read one certificate at a time and each bundle through
+/// `LazyBundleLookup`, only for the issuers verification asks for. A file named twice is read once.
 @_spi(Engine) public struct CertificateTrust: Sendable, Equatable {
     /// PEM bundles that must load (a user named them).
     @_spi(Engine) public var extraBundles: [String]
-    /// PEM bundles parsed whole when a connection is made; unreadable ones are skipped.
+    /// PEM bundles looked up one issuer at a time; unreadable ones are skipped.
     @_spi(Engine) public var bundles: [String]
     /// Hashed directories, looked up one issuer at a time.
     @_spi(Engine) public var directories: [String]
@@ -47,21 +50,16 @@ import CClawOpenSSL
     @_spi(Engine) public static func system(environment: Environment, extraBundles: [String] = []) -> CertificateTrust {
         var trust = CertificateTrust(extraBundles: extraBundles)
         // Each directory is listed once: the search that finds it has already seen it is hashed.
-        let hasHashedDirectory: Bool
         if let directories = TextTrim.nonEmpty(environment["SSL_CERT_DIR"]) {
             trust.directories = directories.split(separator: ":").map(String.init).filter { !$0.isEmpty }
-            hasHashedDirectory = trust.directories.contains(where: isHashed)
         } else if let found = firstHashedDirectory() {
             trust.directories = [found]
-            hasHashedDirectory = true
-        } else {
-            hasHashedDirectory = false
         }
         if let file = TextTrim.nonEmpty(environment["SSL_CERT_FILE"]) {
             trust.bundles = [file]
-        } else if !hasHashedDirectory {
-            // The bundle holds what a hashed directory holds: parsed (the costly part) only without one.
-            trust.bundles = firstBundle().map { [$0] } ?? []
+        } else if let found = firstBundle() {
+            // Read as well as the directory: it may hold roots the directory lacks (appended, or mounted over it).
+            trust.bundles = [found]
         }
         return trust
     }
@@ -96,14 +94,34 @@ import CClawOpenSSL
         for directory in directories {
             _ = SSL_CTX_load_verify_locations(context, nil, directory)
         }
-        for bundle in bundles {
-            _ = SSL_CTX_load_verify_locations(context, bundle, nil)
-        }
         ERR_clear_error()
-        for bundle in extraBundles {
-            guard SSL_CTX_load_verify_locations(context, bundle, nil) == 1 else {
-                throw .tls("cannot load the CA bundle \(bundle): \(CryptoError.drainOpenSSLErrors())")
-            }
+        let indexes = try loadBundles()
+        guard !indexes.isEmpty else { return }
+        guard let store = SSL_CTX_get_cert_store(context), LazyBundleLookup.install(indexes, into: store) else {
+            throw .tls("cannot add the CA bundles to the TLS context: \(CryptoError.drainOpenSSLErrors())")
         }
+    }
+
+    /// Every bundle read once (a file named twice, through a link or not, counts once) and scanned, not parsed;
+    /// throws for an extra bundle that is unreadable or holds no PEM certificate, skips other unreadable ones.
+    func loadBundles() throws(TransportError) -> [PEMBundleIndex] {
+        var indexes: [PEMBundleIndex] = []
+        var seen: [FileIdentity] = []
+        // Extra bundles first, so that one the user named is checked even when it is also the system's.
+        for (path, isNamed) in extraBundles.map({ ($0, true) }) + bundles.map({ ($0, false) }) {
+            let identity = FileIdentity(path: path)
+            if let identity, seen.contains(where: { $0.isSame(as: identity) }) { continue }
+            let index: PEMBundleIndex
+            do throws(FileSystem.Failure) {
+                index = try PEMBundleIndex(path: path)
+            } catch {
+                if isNamed { throw .tls("cannot load the CA bundle \(path): \(error.reason)") }
+                continue
+            }
+            if index.count == 0 && isNamed { throw .tls("cannot load the CA bundle \(path): it holds no PEM certificate") }
+            indexes.append(index)
+            if let identity { seen.append(identity) }
+        }
+        return indexes
     }
 }
