@@ -82,7 +82,7 @@
                 : "the proxy \(named(proxy)) requires authentication (HTTP 407\(reason)): put user:password@ in its URL",
                 httpStatus: 407))
         default:
-            throw .proxy(ProxyFailure(.refused(status: status),
+            throw .proxy(ProxyFailure((502...504).contains(status) ? .gatewayUnreachable : .refused(status: status),
                                       "the proxy \(named(proxy)) refused the tunnel to \(target) (HTTP \(status)\(reason))",
                                       httpStatus: status))
         }

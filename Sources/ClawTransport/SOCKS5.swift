@@ -46,7 +46,8 @@ enum SOCKS5 {
         guard reply[0] == 5 else { throw .proxy(ProxyFailure(.broken, "the SOCKS5 proxy \(named) sent a reply that is not SOCKS5")) }
         report(ProxyExchange(proxy: "\(proxy)", source: proxy.source, sent: "SOCKS5 CONNECT \(shown)", received: meaning(reply[1])))
         guard reply[1] == 0 else {
-            throw .proxy(ProxyFailure(.refused(status: Int(reply[1])),
+            // General failure, unreachable, refused, TTL: the gateway behind the proxy is away (may pass).
+            throw .proxy(ProxyFailure([1, 3, 4, 5, 6].contains(reply[1]) ? .gatewayUnreachable : .refused(status: Int(reply[1])),
                                       "the SOCKS5 proxy \(named) refused the connection to \(target): \(meaning(reply[1]))"))
         }
         let rest: Int

@@ -6,8 +6,11 @@
         case unreachable
         /// HTTP 407: the proxy wants credentials, or refused the ones sent.
         case authentication
-        /// The proxy answered CONNECT with another HTTP status (403, 502, …), or a SOCKS5 reply code refused it.
+        /// The proxy answered CONNECT with another HTTP status (403, …), or a SOCKS5 reply code refused it.
         case refused(status: Int)
+        /// The proxy could not reach the gateway (HTTP 502, 503, 504; SOCKS5 unreachable or refused):
+        /// the gateway behind it is down or restarting.
+        case gatewayUnreachable
         /// The proxy closed the connection, or answered something that is not its protocol.
         case broken
     }
@@ -26,9 +29,8 @@
     /// Worth another attempt later: the proxy was away or cut the tunnel; a refusal needs someone to act.
     @_spi(Engine) public var isTransient: Bool {
         switch kind {
-        case .unreachable, .broken: return true
-        case .authentication: return false
-        case .refused(let status): return status == 502 || status == 503 || status == 504
+        case .unreachable, .broken, .gatewayUnreachable: return true
+        case .authentication, .refused: return false
         }
     }
 }
