@@ -12,7 +12,8 @@ public enum GatewayProxy: Sendable, Equatable {
     case automatic
     /// No proxy, whatever the environment says.
     case direct
-    /// This proxy: `http://[user:password@]host:port`, `socks5://…` (this side resolves the gateway's
+    /// This proxy: `http://[user:password@]host:port`, `https://…` (TLS to the proxy, checked against the
+    /// system's store), `socks5://…` (this side resolves the gateway's
     /// name) or `socks5h://…` (the proxy resolves it). A secret, since its user info may hold a password.
     case url(Secret)
 

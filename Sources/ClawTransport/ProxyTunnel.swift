@@ -18,10 +18,6 @@
     /// except the deadline (`.timedOut`, saying what was awaited).
     @_spi(Engine) public static func open(through proxy: ProxyEndpoint, to host: String, port: Int, deadline: Deadline,
                                           report: (ProxyExchange) -> Void = { _ in }) throws(TransportError) -> TCPStream {
-        if proxy.scheme == .https {
-            throw .proxy(ProxyFailure(.refused(status: 0), "the proxy \(named(proxy)) is an https:// endpoint, which this"
-                + " version does not speak yet: give its plain http:// port, or reach it through stunnel"))
-        }
         let tcp: TCPStream
         do throws(TransportError) {
             tcp = try TCPStream.connect(host: proxy.host, port: proxy.port, deadline: deadline)
@@ -36,6 +32,7 @@
                 throw .proxy(ProxyFailure(.unreachable, "cannot connect to the proxy \(named(proxy)): \(error)"))
             }
         }
+        if proxy.scheme == .https { return try throughTLS(tcp, proxy: proxy, host: host, port: port, deadline: deadline, report: report) }
         do throws(TransportError) {
             switch proxy.scheme {
             case .http, .https: try connectRequest(tcp, proxy: proxy, host: host, port: port, deadline: deadline, report: report)
@@ -48,12 +45,35 @@
         return tcp
     }
 
+    /// An `https://` proxy: TLS to the proxy itself (its name checked against the system's store and
+    /// `caFile`), `CONNECT` inside it, then the tunnel handed over through a socket pair that
+    /// `TunnelRelay` feeds, so that the gateway's own TLS runs inside as over any socket.
+    private static func throughTLS(_ tcp: TCPStream, proxy: ProxyEndpoint, host: String, port: Int, deadline: Deadline,
+                                   report: (ProxyExchange) -> Void) throws(TransportError) -> TCPStream {
+        let tls: TLSStream
+        do throws(TransportError) {
+            tls = try TLSStream.client(over: tcp, options: TLSClientOptions(serverName: proxy.host, caBundlePath: proxy.caFile),
+                                       deadline: deadline)
+        } catch {
+            if case .timedOut = error { throw .timedOut("waiting for the proxy \(named(proxy)): its TLS handshake") }
+            let hint = proxy.caFile == nil ? " (name its CA in proxy.tls.caFile)" : ""
+            throw .proxy(ProxyFailure(.refused(status: 0), "the proxy \(named(proxy)): \(error)\(hint)"))
+        }
+        do throws(TransportError) {
+            try connectRequest(tls, proxy: proxy, host: host, port: port, deadline: deadline, report: report)
+            return try TunnelRelay.start(carrying: tls)
+        } catch {
+            tls.close()
+            throw error
+        }
+    }
+
     /// "127.0.0.1:3128 (from HTTPS_PROXY)": the proxy as failures name it.
     static func named(_ proxy: ProxyEndpoint) -> String { "\(proxy.authority) (from \(proxy.source))" }
 
     // MARK: HTTP CONNECT
 
-    private static func connectRequest(_ tcp: TCPStream, proxy: ProxyEndpoint, host: String, port: Int, deadline: Deadline,
+    private static func connectRequest(_ tcp: ByteStream, proxy: ProxyEndpoint, host: String, port: Int, deadline: Deadline,
                                        report: (ProxyExchange) -> Void) throws(TransportError) {
         let target = ProxyEndpoint.authority(host: host, port: port)
         var request = "CONNECT \(target) HTTP/1.1\r\nHost: \(target)\r\n"
@@ -90,7 +110,7 @@
 
     /// The proxy's answer head, read a byte at a time: nothing past its blank line may be consumed,
     /// since what follows belongs to the tunnel. Small (a status line and a few fields), so cheap.
-    private static func readHead(_ tcp: TCPStream, proxy: ProxyEndpoint, deadline: Deadline) throws(TransportError) -> HTTPHead {
+    private static func readHead(_ tcp: ByteStream, proxy: ProxyEndpoint, deadline: Deadline) throws(TransportError) -> HTTPHead {
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
         while !(bytes.count >= 4 && bytes[bytes.count - 4..<bytes.count].elementsEqual([13, 10, 13, 10]))
@@ -109,7 +129,7 @@
 
     // MARK: Byte I/O shared by both protocols
 
-    static func send(_ bytes: [UInt8], _ tcp: TCPStream, proxy: ProxyEndpoint, deadline: Deadline) throws(TransportError) {
+    static func send(_ bytes: [UInt8], _ tcp: ByteStream, proxy: ProxyEndpoint, deadline: Deadline) throws(TransportError) {
         var failure: TransportError? = nil
         bytes.withUnsafeBytes { raw in
             do throws(TransportError) { try tcp.write(raw, deadline: deadline) } catch { failure = error }
@@ -117,7 +137,7 @@
         if let failure { throw wrap(failure, proxy: proxy, awaiting: "it took the request") }
     }
 
-    static func readExactly(_ tcp: TCPStream, into pointer: UnsafeMutableRawPointer, count: Int, proxy: ProxyEndpoint,
+    static func readExactly(_ tcp: ByteStream, into pointer: UnsafeMutableRawPointer, count: Int, proxy: ProxyEndpoint,
                             deadline: Deadline, awaiting what: String) throws(TransportError) {
         var offset = 0
         while offset < count {
@@ -132,7 +152,7 @@
         }
     }
 
-    static func readExactly(_ tcp: TCPStream, count: Int, proxy: ProxyEndpoint, deadline: Deadline,
+    static func readExactly(_ tcp: ByteStream, count: Int, proxy: ProxyEndpoint, deadline: Deadline,
                             awaiting what: String) throws(TransportError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         var failure: TransportError? = nil

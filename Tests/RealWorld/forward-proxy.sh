@@ -498,7 +498,7 @@ fi
 
 # ---------------------------------------------------------------------------------------------------
 # An https:// proxy endpoint: stunnel (a certificate from a CA of its own) in front of the open squid,
-# trusted through proxy.tls.caFile. Skipped while the client answers that it does not support it.
+# trusted through proxy.tls.caFile: wss:// (TLS inside TLS) and ws://; without the CA file, refused.
 if [ ! -x "$STUNNEL" ]; then
     skip "https:// proxy endpoint" "$STUNNEL is not installed (Debian: apt-get install stunnel4)"
 elif [[ " ${squids[*]} " != *" open "* ]]; then
@@ -529,16 +529,17 @@ CONF
         config "{\"proxy\": {\"enabled\": true, \"proxyUrl\": \"$HTTPS_PROXY_URL\", \"tls\": {\"caFile\": \"$scratch/proxy-pki/root.pem\"}}}"
         n=$(count_lines "$OPEN_LOG" "CONNECT $TLS_GW:$TLS_PORT")
         client --url "$WSS" --cacert "$pki/root.pem" history
-        if [ "$STATUS" -eq 2 ] && grep -qF "not supported" <<<"$ERR"; then
-            skip "https:// proxy endpoint" "https:// proxy endpoints not implemented"
-        else
-            check "https:// proxy (proxy.tls.caFile): wss://$TLS_GW through stunnel and squid, TLS to the proxy and to the gateway" \
-                through "$OPEN_LOG" "CONNECT $TLS_GW:$TLS_PORT" $((n + 1))
-            config "{\"proxy\": {\"enabled\": true, \"proxyUrl\": \"$HTTPS_PROXY_URL\"}}"
-            client --url "$WSS" --cacert "$pki/root.pem" history
-            check "https:// proxy without proxy.tls.caFile: its certificate is not trusted (exit 3; --cacert is the gateway's, not the proxy's)" \
-                eval 'expect_status 3 && [ -z "$OUT" ]'
-        fi
+        check "https:// proxy (proxy.tls.caFile): wss://$TLS_GW through stunnel and squid, TLS to the proxy and to the gateway" \
+            through "$OPEN_LOG" "CONNECT $TLS_GW:$TLS_PORT" $((n + 1))
+        config "{\"proxy\": {\"enabled\": true, \"proxyUrl\": \"$HTTPS_PROXY_URL\"}}"
+        client --url "$WSS" --cacert "$pki/root.pem" history
+        check "https:// proxy without proxy.tls.caFile: its certificate is not trusted (exit 3 naming the proxy; --cacert is the gateway's, not the proxy's)" \
+            eval 'expect_status 3 && [ -z "$OUT" ] && expect_err "the proxy localhost:$STUNNEL_PORT" && expect_err "proxy.tls.caFile"'
+        # ws:// through the https:// proxy too: the tunnel's relay carries plain WebSocket frames.
+        config "{\"proxy\": {\"enabled\": true, \"proxyUrl\": \"$HTTPS_PROXY_URL\", \"tls\": {\"caFile\": \"$scratch/proxy-pki/root.pem\"}}}"
+        n=$(count_lines "$OPEN_LOG" "CONNECT $GW:$PORT")
+        client OPENCLAW_ALLOW_INSECURE_PRIVATE_WS=1 --url "ws://$GW:$PORT" history
+        check "https:// proxy (proxy.tls.caFile): ws://$GW through stunnel and squid" through "$OPEN_LOG" "CONNECT $GW:$PORT" $((n + 1))
         config none
     fi
 fi

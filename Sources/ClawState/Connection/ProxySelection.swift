@@ -64,11 +64,7 @@
     private static func parse(_ text: String, source: SettingSource) throws(ConfigError) -> ProxyEndpoint {
         let label = source.label(option: { _ in "" })
         do throws(ProxyURLProblem) {
-            let endpoint = try ProxyEndpoint.parse(text, source: label)
-            if endpoint.scheme == .https {
-                throw ProxyURLProblem.httpsEndpoint
-            }
-            return endpoint
+            return try ProxyEndpoint.parse(text, source: label)
         } catch {
             throw .invalidProxyURL(source: source, problem: error.description)
         }
@@ -118,11 +114,6 @@
         }
         return value
     }
-}
-
-private extension ProxyURLProblem {
-    static let httpsEndpoint = ProxyURLProblem(
-        "is an https:// proxy endpoint, which this version does not speak yet (not supported); give the proxy's plain http:// port")
 }
 
 private extension String {

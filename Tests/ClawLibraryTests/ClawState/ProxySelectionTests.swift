@@ -114,9 +114,9 @@ import Testing
         #expect(throws: ConfigError.self) { try managed(#"{proxy:{enabled:true,proxyUrl:"http://p:3128",loopbackMode:"never"}}"#, url: loopback) }
     }
 
-    @Test func theManagedProxyIsHTTPOnlyAndItsCAFileIsKept() throws {
+    @Test func theManagedProxyIsHTTPOrHTTPSAndItsCAFileIsKept() throws {
         #expect(throws: ConfigError.self) { try managed(#"{proxy:{enabled:true,proxyUrl:"socks5://p:1080"}}"#, url: secure) }
-        // https:// endpoints are refused for now, with a sentence saying so (the official runtime speaks them).
-        #expect(throws: ConfigError.self) { try managed(#"{proxy:{enabled:true,proxyUrl:"https://p:3129",tls:{caFile:"/ca.pem"}}}"#, url: secure) }
+        let https = try managed(#"{proxy:{enabled:true,proxyUrl:"https://p:3129",tls:{caFile:"/ca.pem"}}}"#, url: secure)
+        #expect(https?.scheme == .https && https?.port == 3129 && https?.caFile == "/ca.pem")
     }
 }
