@@ -43,6 +43,30 @@ wait_for_line() {
     done
 }
 
+# wait_for_port PORT PID [SECONDS]: polls until something accepts on 127.0.0.1:PORT; fails at once when
+# PID (the server that should listen there) has exited, and after SECONDS (default 30).
+wait_for_port() {
+    local port=$1 pid=$2 limit=${3:-30} start=$SECONDS
+    until (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do
+        kill -0 "$pid" 2>/dev/null || { echo "process $pid exited before listening on port $port"; return 1; }
+        if ((SECONDS - start >= limit)); then echo "nothing listens on port $port after $limit s"; return 1; fi
+        sleep 0.05
+    done
+}
+
+# count_lines FILE FIXED-TEXT: how many lines of FILE hold the text (0 when none or no file).
+count_lines() { local n; n=$(grep -cF -- "$2" "$1" 2>/dev/null); echo "${n:-0}"; }
+
+# wait_for_count FILE FIXED-TEXT N [SECONDS]: waits until N lines of FILE hold the text. Quiet on
+# failure but for the count: a simulator's log holds the token and is never printed.
+wait_for_count() {
+    local file=$1 text=$2 n=$3 limit=${4:-30} start=$SECONDS
+    while (($(count_lines "$file" "$text") < n)); do
+        if ((SECONDS - start >= limit)); then echo "$(count_lines "$file" "$text") of $n lines holding $text in ${file##*/} after $limit s"; return 1; fi
+        sleep 0.05
+    done
+}
+
 # start_simulator NAME ARGS...: starts the simulator on a free loopback port with the test token;
 # sets SIM_PID_<NAME>, SIM_PORT_<NAME> and SIM_URL_<NAME>. Stopped at exit.
 start_simulator() {
