@@ -34,11 +34,17 @@
 
     /// Decodes either alphabet, with or without padding; ignores ASCII whitespace (PEM bodies wrap lines).
     @_spi(Engine) public static func decode(_ text: some StringProtocol) -> [UInt8]? {
+        decode(utf8: text.utf8)
+    }
+
+    /// The same, from bytes (a PEM block inside a file read whole, with no String made of it).
+    @_spi(Engine) public static func decode(utf8 text: some Collection<UInt8>) -> [UInt8]? {
         var out = [UInt8]()
+        out.reserveCapacity(text.count / 4 * 3)
         var accumulator: UInt32 = 0
         var bits = 0
         var sawPadding = false
-        for c in text.utf8 {
+        for c in text {
             let value: UInt32
             switch c {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"): value = UInt32(c - UInt8(ascii: "A"))

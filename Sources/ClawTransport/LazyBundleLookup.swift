@@ -1,7 +1,8 @@
 import CClawOpenSSL
 
 /// An OpenSSL lookup method over PEM bundles: as with a hashed directory (OpenSSL's by_dir), a certificate
-/// is parsed only when verification asks for an issuer by subject, then added to the store.
+/// is parsed only when verification asks for an issuer by subject, then added to the store, every one
+/// with that subject (cross-signed and renewed roots share one), so that the chain builder can choose.
 ///
 /// OpenSSL keeps one lookup per method in a store; its method data is a retained `LazyBundleLookup`,
 /// released when OpenSSL frees the lookup with the store (so with the SSL_CTX).
@@ -45,21 +46,26 @@ final class LazyBundleLookup: Sendable {
         return method
     }
 
-    /// Adds every certificate named `subject` to the store and returns the first in `result`, as by_dir does;
-    /// 1 when one was found.
+    /// Adds every certificate named `subject` to the store and returns one in `result`; 1 when one was found.
     private func find(subject: OpaquePointer, store: OpaquePointer, result: OpaquePointer) -> Int32 {
-        var first: OpaquePointer? = nil
+        var added = false
         // A certificate the store already holds is not an error to report.
         ERR_set_mark()
         defer { ERR_pop_to_mark() }
         for bundle in bundles {
             for certificate in bundle.certificates(withSubject: subject) {
-                _ = X509_STORE_add_cert(store, certificate)
-                if first == nil { first = certificate } else { X509_free(certificate) }
+                added = X509_STORE_add_cert(store, certificate) == 1 || added
+                X509_free(certificate)
             }
         }
-        guard let first else { return 0 }
-        defer { X509_free(first) }
-        return X509_OBJECT_set1_X509(result, first)
+        guard added, X509_STORE_lock(store) == 1 else { return 0 }
+        let object = X509_OBJECT_retrieve_by_subject(X509_STORE_get0_objects(store), X509_LU_X509, subject)
+        let certificate = object.flatMap { X509_OBJECT_get0_X509($0) }
+        X509_STORE_unlock(store)
+        // As OpenSSL's own by_store does: the store's object, and the reference set1 takes given back, since
+        // X509_STORE_CTX_get_by_subject takes one for its caller and never frees `result` itself.
+        guard let certificate, X509_OBJECT_set1_X509(result, certificate) == 1 else { return 0 }
+        X509_free(certificate)
+        return 1
     }
 }

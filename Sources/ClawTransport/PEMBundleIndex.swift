@@ -1,19 +1,44 @@
 @_spi(Engine) import ClawSystem
-import Glibc
+@_spi(Engine) import ClawCrypto
 import CClawOpenSSL
 
 /// A PEM bundle's certificates as byte offsets into the file, decoded only when verification asks for an
 /// issuer: reading and scanning a system bundle (~140 CAs) is cheap, parsing every certificate is not.
-/// Lookups may come from any thread, so the lazily built subjects are kept under a lock.
+/// The first lookup finds each block's subject and its `CertificateNameKey`; a subject is parsed only when
+/// its key matches the name asked for, a certificate only when its subject does.
+/// Lookups may come from any thread, so what they build is kept under a lock.
 final class PEMBundleIndex: @unchecked Sendable {
     let path: String
     private let text: [UInt8]
     /// The base64 body of each `CERTIFICATE` block.
     private let bodies: [Range<Int>]
     private let lock = TransportLock()
-    /// Each block's subject (an X509_NAME this index frees; nil when the block is no certificate),
-    /// decoded on the first lookup so later ones only compare.
-    private var subjects: [OpaquePointer?]?
+    /// Each block's subject, built on the first lookup; nil for a block that is no certificate.
+    private var subjects: [Subject?]?
+
+    private final class Subject {
+        let der: [UInt8]
+        let key: [UInt8]?
+        /// The parsed name (an X509_NAME this index frees), once a lookup needed it.
+        var name: OpaquePointer?
+
+        init(der: [UInt8]) {
+            self.der = der
+            key = der.withUnsafeBufferPointer(CertificateNameKey.key(ofName:))
+        }
+
+        deinit { X509_NAME_free(name) }
+
+        func parsed() -> OpaquePointer? {
+            if name == nil {
+                name = der.withUnsafeBufferPointer { buffer in
+                    var cursor = buffer.baseAddress
+                    return d2i_X509_NAME(nil, &cursor, buffer.count)
+                }
+            }
+            return name
+        }
+    }
 
     /// Reads the file and finds its blocks; throws when it cannot be read.
     init(path: String) throws(FileSystem.Failure) {
@@ -22,64 +47,57 @@ final class PEMBundleIndex: @unchecked Sendable {
         bodies = Self.certificateBodies(in: text)
     }
 
-    deinit {
-        for subject in subjects ?? [] { X509_NAME_free(subject) }
-    }
-
     /// How many certificate blocks the file holds (none: nothing to trust).
     var count: Int { bodies.count }
 
     /// Every certificate whose subject equals `name` as OpenSSL compares names (canonical encodings),
     /// each with a reference the caller frees. Cross-signed and renewed roots share a subject: all are returned.
     func certificates(withSubject name: OpaquePointer) -> [OpaquePointer] {
-        lock.withLock {
+        // A malformed block is skipped: the errors its parsing queues are dropped.
+        ERR_set_mark()
+        defer { ERR_pop_to_mark() }
+        let wanted = CertificateNameKey.key(of: name)
+        return lock.withLock {
             let subjects = self.subjects ?? bodies.map(subject(of:))
             self.subjects = subjects
             var found: [OpaquePointer] = []
             for (index, subject) in subjects.enumerated() {
-                guard let subject, X509_NAME_cmp(subject, name) == 0,
-                      let certificate = decode(bodies[index], as: d2i_X509) else { continue }
+                guard let subject else { continue }
+                if let wanted, let key = subject.key, key != wanted { continue }
+                guard let parsed = subject.parsed(), X509_NAME_cmp(parsed, name) == 0,
+                      let certificate = certificate(of: bodies[index]) else { continue }
                 found.append(certificate)
             }
             return found
         }
     }
 
-    private func subject(of body: Range<Int>) -> OpaquePointer? {
-        guard let der = base64(body) else { return nil }
-        return der.withUnsafeBufferPointer { buffer -> OpaquePointer? in
-            guard let range = CertificateSubjectDER.range(in: buffer), let base = buffer.baseAddress else { return nil }
-            var cursor: UnsafePointer<UInt8>? = base + range.lowerBound
-            return d2i_X509_NAME(nil, &cursor, range.count)
+    /// Base64 characters decoded first when looking for a subject (whole lines: ~620 bytes of DER, where
+    /// nearly every subject ends); the rest of the block only when the subject does not end there.
+    private static let subjectPrefix = 13 * 65
+
+    private func subject(of body: Range<Int>) -> Subject? {
+        var parts = [body]
+        if body.count > Self.subjectPrefix,
+           let newline = text[body.lowerBound..<(body.lowerBound + Self.subjectPrefix)].lastIndex(of: UInt8(ascii: "\n")) {
+            parts.insert(body.lowerBound..<(newline + 1), at: 0)
         }
+        for part in parts {
+            guard let der = Base64.decode(utf8: text[part]) else { continue }
+            let subject = der.withUnsafeBufferPointer { buffer in
+                CertificateSubjectDER.range(in: buffer).map { Array(buffer[$0]) }
+            }
+            if let subject { return Subject(der: subject) }
+        }
+        return nil
     }
 
-    private func decode(_ body: Range<Int>, as parse: (UnsafeMutablePointer<OpaquePointer?>?, UnsafeMutablePointer<UnsafePointer<UInt8>?>?, Int) -> OpaquePointer?) -> OpaquePointer? {
-        guard let der = base64(body) else { return nil }
+    private func certificate(of body: Range<Int>) -> OpaquePointer? {
+        guard let der = Base64.decode(utf8: text[body]) else { return nil }
         return der.withUnsafeBufferPointer { buffer -> OpaquePointer? in
             var cursor = buffer.baseAddress
-            return parse(nil, &cursor, buffer.count)
+            return d2i_X509(nil, &cursor, buffer.count)
         }
-    }
-
-    /// The DER of one block (OpenSSL's PEM decoder, which skips the line breaks); nil when it is not base64.
-    private func base64(_ body: Range<Int>) -> [UInt8]? {
-        guard let context = EVP_ENCODE_CTX_new() else { return nil }
-        defer { EVP_ENCODE_CTX_free(context) }
-        EVP_DecodeInit(context)
-        var out = [UInt8](repeating: 0, count: body.count / 4 * 3 + 3)
-        var length: Int32 = 0
-        var tail: Int32 = 0
-        let ok = text.withUnsafeBufferPointer { input in
-            out.withUnsafeMutableBufferPointer { output in
-                guard EVP_DecodeUpdate(context, output.baseAddress, &length, input.baseAddress! + body.lowerBound, Int32(body.count)) >= 0
-                else { return false }
-                return EVP_DecodeFinal(context, output.baseAddress! + Int(length), &tail) == 1
-            }
-        }
-        guard ok else { return nil }
-        out.removeSubrange(Int(length + tail)...)
-        return out
     }
 
     private static let begin = Array("-----BEGIN CERTIFICATE-----".utf8)
@@ -98,18 +116,10 @@ final class PEMBundleIndex: @unchecked Sendable {
         return bodies
     }
 
-    /// The first `marker` at or after `from` (memchr for its first byte; Glibc's Swift module lacks memmem).
     private static func find(_ marker: [UInt8], in text: [UInt8], from: Int) -> Int? {
-        text.withUnsafeBufferPointer { haystack in
-            var at = from
-            while at + marker.count <= haystack.count {
-                guard let hit = memchr(haystack.baseAddress! + at, Int32(marker[0]), haystack.count - at) else { return nil }
-                at = haystack.baseAddress!.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                guard at + marker.count <= haystack.count else { return nil }
-                if memcmp(haystack.baseAddress! + at, marker, marker.count) == 0 { return at }
-                at += 1
-            }
-            return nil
-        }
+        guard from < text.count else { return nil }
+        return text.withUnsafeBytes { haystack in
+            marker.withUnsafeBytes { Memory.firstOffset(of: $0, in: UnsafeRawBufferPointer(rebasing: haystack[from...])) }
+        }.map { $0 + from }
     }
 }

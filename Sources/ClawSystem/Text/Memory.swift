@@ -8,3 +8,20 @@ import Glibc
         count == 0 || memcmp(a, b, count) == 0
     }
 }
+
+extension Memory {
+    /// The offset of the first `needle` in `haystack` (memchr(3) for its first byte, then memcmp); nil when
+    /// absent. Glibc's module does not offer memmem.
+    @_spi(Engine) public static func firstOffset(of needle: UnsafeRawBufferPointer, in haystack: UnsafeRawBufferPointer) -> Int? {
+        guard let first = needle.first, let base = haystack.baseAddress, let pattern = needle.baseAddress else { return nil }
+        var at = 0
+        while haystack.count - at >= needle.count {
+            guard let hit = memchr(base + at, Int32(first), haystack.count - at) else { return nil }
+            at = base.distance(to: UnsafeRawPointer(hit))
+            guard haystack.count - at >= needle.count else { return nil }
+            if memcmp(base + at, pattern, needle.count) == 0 { return at }
+            at += 1
+        }
+        return nil
+    }
+}

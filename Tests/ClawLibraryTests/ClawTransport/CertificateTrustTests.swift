@@ -100,6 +100,37 @@ struct CertificateTrustTests {
         }
     }
 
+    @Test func namesOpenSSLHoldsEqualShareAKey() throws {
+        // (value, type) pairs for one CN: the first two of each row are equal to OpenSSL, the third is not.
+        let rows: [[(String, Int32)]] = [
+            [("Trust  Files Root ", V_ASN1_PRINTABLESTRING), (" trust files\tROOT", V_ASN1_UTF8STRING), ("Trust Files Roots", V_ASN1_UTF8STRING)],
+            [("R\u{e9}seau", V_ASN1_UTF8STRING), ("r\u{e9}SEAU", V_ASN1_UTF8STRING), ("r\u{c9}seau", V_ASN1_UTF8STRING)],
+            [("12345", V_ASN1_NUMERICSTRING), ("12345", V_ASN1_NUMERICSTRING), ("12345", V_ASN1_PRINTABLESTRING)],
+        ]
+        for row in rows {
+            let names = try row.map { value, type in try #require(Self.name(organisation: "OpenClaw Test", commonName: value, type: type)) }
+            defer { names.forEach { X509_NAME_free($0) } }
+            #expect(X509_NAME_cmp(names[0], names[1]) == 0)
+            #expect(CertificateNameKey.key(of: names[0]) == CertificateNameKey.key(of: names[1]), "\(row)")
+            #expect(X509_NAME_cmp(names[0], names[2]) != 0)
+            #expect(CertificateNameKey.key(of: names[0]) != CertificateNameKey.key(of: names[2]), "\(row)")
+        }
+        // A BMPString cannot be told from its bytes: no key, so the name is parsed and compared.
+        let bmp = try #require(Self.name(organisation: "OpenClaw Test", commonName: "\0R\0o\0o\0t", type: V_ASN1_BMPSTRING))
+        defer { X509_NAME_free(bmp) }
+        #expect(CertificateNameKey.key(of: bmp) == nil)
+    }
+
+    static func name(organisation: String, commonName: String, type: Int32) -> OpaquePointer? {
+        guard let name = X509_NAME_new() else { return nil }
+        let added = [("O", organisation, V_ASN1_UTF8STRING), ("CN", commonName, type)].allSatisfy { field, value, type in
+            let bytes = Array(value.utf8)
+            return X509_NAME_add_entry_by_txt(name, field, type, bytes, Int32(bytes.count), -1, 0) == 1
+        }
+        guard added else { X509_NAME_free(name); return nil }
+        return name
+    }
+
     /// Every certificate in a PEM file, parsed by OpenSSL's own reader.
     static func certificates(at path: String) -> [OpaquePointer] {
         guard let bio = BIO_new_file(path, "r") else { return [] }
