@@ -39,32 +39,47 @@
 
     /// The same, from bytes (a PEM block inside a file read whole, with no String made of it).
     @_spi(Engine) public static func decode(utf8 text: some Collection<UInt8>) -> [UInt8]? {
-        var out = [UInt8]()
-        out.reserveCapacity(text.count / 4 * 3)
+        var out = [UInt8](repeating: 0, count: text.count / 4 * 3 + 3)
+        var written = 0
         var accumulator: UInt32 = 0
         var bits = 0
         var sawPadding = false
-        for c in text {
-            let value: UInt32
-            switch c {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"): value = UInt32(c - UInt8(ascii: "A"))
-            case UInt8(ascii: "a")...UInt8(ascii: "z"): value = UInt32(c - UInt8(ascii: "a") + 26)
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = UInt32(c - UInt8(ascii: "0") + 52)
-            case UInt8(ascii: "+"), UInt8(ascii: "-"): value = 62
-            case UInt8(ascii: "/"), UInt8(ascii: "_"): value = 63
-            case UInt8(ascii: "="): sawPadding = true; continue
-            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"): continue
-            default: return nil
+        let complete: Bool = out.withUnsafeMutableBufferPointer { output in
+            // One table look-up a character: system CA bundles are ~200 KB of base64.
+            for c in text {
+                let value = decodeTable[Int(c)]
+                if value >= 64 {
+                    if value == padding { sawPadding = true; continue }
+                    if value == whitespace { continue }
+                    return false
+                }
+                if sawPadding { return false }
+                accumulator = accumulator << 6 | UInt32(value)
+                bits += 6
+                if bits >= 8 {
+                    bits -= 8
+                    output[written] = UInt8(truncatingIfNeeded: accumulator >> UInt32(bits))
+                    written += 1
+                }
             }
-            if sawPadding { return nil }
-            accumulator = accumulator << 6 | value
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                out.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
-            }
+            return true
         }
+        guard complete else { return nil }
+        out.removeSubrange(written...)
         // A single leftover sextet cannot encode a byte.
         return bits >= 6 ? nil : out
     }
+
+    private static let padding: UInt8 = 64
+    private static let whitespace: UInt8 = 65
+    /// Each byte's sextet (both alphabets), `padding`, `whitespace` (ASCII space, tab, CR, LF), or 255.
+    private static let decodeTable: [UInt8] = {
+        var table = [UInt8](repeating: 255, count: 256)
+        for (index, c) in standardAlphabet.enumerated() { table[Int(c)] = UInt8(index) }
+        table[Int(UInt8(ascii: "-"))] = 62
+        table[Int(UInt8(ascii: "_"))] = 63
+        table[Int(UInt8(ascii: "="))] = padding
+        for c in [UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t")] { table[Int(c)] = whitespace }
+        return table
+    }()
 }
