@@ -39,30 +39,36 @@
 
     /// The same, from bytes (a PEM block inside a file read whole, with no String made of it).
     @_spi(Engine) public static func decode(utf8 text: some Collection<UInt8>) -> [UInt8]? {
+        text.withContiguousStorageIfAvailable(decode(contiguous:)) ?? Array(text).withUnsafeBufferPointer(decode(contiguous:))
+    }
+
+    private static func decode(contiguous text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         var out = [UInt8](repeating: 0, count: text.count / 4 * 3 + 3)
         var written = 0
         var accumulator: UInt32 = 0
         var bits = 0
         var sawPadding = false
-        let complete: Bool = out.withUnsafeMutableBufferPointer { output in
-            // One table look-up a character: system CA bundles are ~200 KB of base64.
-            for c in text {
-                let value = decodeTable[Int(c)]
-                if value >= 64 {
-                    if value == padding { sawPadding = true; continue }
-                    if value == whitespace { continue }
-                    return false
+        let complete: Bool = decodeTable.withUnsafeBufferPointer { table in
+            out.withUnsafeMutableBufferPointer { output in
+                // One table look-up a character: system CA bundles are ~200 KB of base64.
+                for c in text {
+                    let value = table[Int(c)]
+                    if value >= 64 {
+                        if value == padding { sawPadding = true; continue }
+                        if value == whitespace { continue }
+                        return false
+                    }
+                    if sawPadding { return false }
+                    accumulator = accumulator << 6 | UInt32(value)
+                    bits += 6
+                    if bits >= 8 {
+                        bits -= 8
+                        output[written] = UInt8(truncatingIfNeeded: accumulator >> UInt32(bits))
+                        written += 1
+                    }
                 }
-                if sawPadding { return false }
-                accumulator = accumulator << 6 | UInt32(value)
-                bits += 6
-                if bits >= 8 {
-                    bits -= 8
-                    output[written] = UInt8(truncatingIfNeeded: accumulator >> UInt32(bits))
-                    written += 1
-                }
+                return true
             }
-            return true
         }
         guard complete else { return nil }
         out.removeSubrange(written...)

@@ -18,7 +18,7 @@ final class PEMBundleIndex: @unchecked Sendable {
 
     private final class Subject {
         let der: [UInt8]
-        let key: [UInt8]?
+        let key: UInt64?
         /// The parsed name (an X509_NAME this index frees), once a lookup needed it.
         var name: OpaquePointer?
 
