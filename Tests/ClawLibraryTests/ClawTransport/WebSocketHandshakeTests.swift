@@ -2,9 +2,6 @@ import Foundation
 import Testing
 @_spi(Engine) import ClawSystem
 @_spi(Engine) import ClawJSON
-@_spi(Engine) import ClawProtocol
-@_spi(Engine) import ClawState
-@_spi(Engine) import ClawSession
 @_spi(Engine) @testable import ClawCrypto
 @_spi(Engine) @testable import ClawTransport
 

@@ -2,9 +2,6 @@ import Testing
 @_spi(Engine) import ClawSystem
 @_spi(Engine) import ClawJSON
 @_spi(Engine) import ClawCrypto
-@_spi(Engine) import ClawProtocol
-@_spi(Engine) import ClawState
-@_spi(Engine) import ClawSession
 @_spi(Engine) @testable import ClawTransport
 
 /// Hostile input reaching a connection: each must be refused with the right close code, both thrown and sent.

@@ -1,0 +1,1 @@
+../../../ClawLibraryTests/ClawCrypto/Ed25519PEMTests.swift

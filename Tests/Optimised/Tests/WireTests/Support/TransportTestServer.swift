@@ -1,0 +1,1 @@
+../../../../ClawLibraryTests/Support/TransportTestServer.swift

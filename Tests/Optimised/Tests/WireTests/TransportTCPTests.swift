@@ -1,0 +1,1 @@
+../../../ClawLibraryTests/ClawSystem/TransportTCPTests.swift
