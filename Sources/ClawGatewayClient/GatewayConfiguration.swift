@@ -97,12 +97,15 @@ public struct GatewayConfiguration: Sendable {
         }
         let env = environment ?? .current()
         var options: SessionOptions
+        let usesResolution: Bool
         if var resolved, resolved.url == parsed || resolved.url.description == url {
+            usesResolution = true
             resolved.token = token?.stored
             resolved.password = password?.stored
             options = SessionOptions(resolved: resolved, clientVersion: clientVersion, environment: env,
                                      usesDeviceIdentity: deviceIdentity != .none)
         } else {
+            usesResolution = false
             options = SessionOptions(url: parsed, clientVersion: clientVersion)
             options.token = token?.stored
             options.tokenSource = token.map { _ in .option(.token) }
@@ -129,8 +132,9 @@ public struct GatewayConfiguration: Sendable {
             }
             options.tls = tlsOptions
         }
-        // OpenClaw's managed proxy came with the official resolution (kept when `url` is unchanged).
-        if !(proxy == .automatic && options.proxy != nil) {
+        // `.automatic` with the official resolution keeps its choice (OpenClaw's managed proxy, then the
+        // variables); anything else is decided here. An SSH route is never proxied.
+        if !(usesResolution && proxy == .automatic) {
             options.proxy = options.sshRoute != nil ? nil : try proxy.endpoint(for: parsed, environment: env)
         }
         options.upgradeHeaders += upgradeHeaders.map { UpgradeHeader(name: $0.name, value: $0.value.stored.value) }

@@ -63,7 +63,7 @@
     /// Parses a proxy URL; a URL without a scheme is `http://`, as curl and Go read one. Throws a
     /// sentence about what is wrong, which never repeats the URL (it may hold a password).
     @_spi(Engine) public static func parse(_ text: String, source: String) throws(ProxyURLProblem) -> ProxyEndpoint {
-        var rest = Substring(text.trimmingASCIIWhitespace())
+        var rest = Substring(TextTrim.trimmed(text))
         guard !rest.isEmpty else { throw ProxyURLProblem("is empty") }
         var scheme = Scheme.http
         if let range = rest.firstRange(of: "://") {
@@ -148,13 +148,4 @@
 @_spi(Engine) public struct ProxyURLProblem: Error, Sendable, Equatable, CustomStringConvertible {
     @_spi(Engine) public let description: String
     @_spi(Engine) public init(_ description: String) { self.description = description }
-}
-
-private extension String {
-    func trimmingASCIIWhitespace() -> String {
-        var slice = self[...]
-        while let c = slice.first, c == " " || c == "\t" || c == "\n" || c == "\r" { slice = slice.dropFirst() }
-        while let c = slice.last, c == " " || c == "\t" || c == "\n" || c == "\r" { slice = slice.dropLast() }
-        return String(slice)
-    }
 }

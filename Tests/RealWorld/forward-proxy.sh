@@ -46,28 +46,19 @@ elif ! why=$(unshare --mount --propagation private sh -c 'mount --bind "$0" /etc
 fi
 resolving=(unshare --mount --propagation private sh -c 'mount --bind "$0" /etc/hosts && exec "$@"' "$hosts")
 
-# run_client [--resolving] [--guard SECONDS] [VAR=VALUE...] ARGS...: as lib.sh's `client` (a private home,
-# the test token, only the environment given; sets OUT, ERR and STATUS), stopped after SECONDS (default
-# 60; exit 124, a hang) and, with --resolving, in the namespace where the gateway's names resolve.
+# run_client [--resolving] [--guard SECONDS] ARGS...: lib.sh's `client`, stopped after SECONDS (default
+# 60) and, with --resolving, in the namespace where the gateway's names resolve.
 run_client() {
-    local home=$scratch/home variables=() wrap=() guard=60
+    local CLIENT_WRAP=() CLIENT_GUARD=60
     while :; do
         case $1 in
-            --resolving) wrap=("${resolving[@]}"); shift ;;
-            --guard) guard=$2; shift 2 ;;
+            --resolving) CLIENT_WRAP=("${resolving[@]}"); shift ;;
+            --guard) CLIENT_GUARD=$2; shift 2 ;;
             *) break ;;
         esac
     done
-    while [[ $# -gt 0 && $1 =~ ^[A-Z_a-z][A-Za-z0-9_]*= ]]; do variables+=("$1"); shift; done
-    mkdir -p "$home"
-    env -i PATH=/usr/bin:/bin HOME="$home" OPENCLAW_STATE_DIR="$home/.openclaw" "${variables[@]}" \
-        timeout -k 5 "$guard" "${wrap[@]}" "$OPENCLAW" --token "$TOKEN" "$@" >"$scratch/out" 2>"$scratch/err"
-    STATUS=$?
-    OUT=$(cat "$scratch/out") ERR=$(cat "$scratch/err")
+    client "$@"
 }
-# Here `client` is run_client: lib.sh's takes upper-case variables only (not https_proxy, no_proxy) and
-# has no guard against a hang.
-client() { run_client "$@"; }
 
 # config JSON: OpenClaw's config file in the client's state directory is JSON (none: no file).
 config() {
@@ -437,17 +428,6 @@ fi
 # ---------------------------------------------------------------------------------------------------
 # watch through squid, squid killed and started again on its port: watch reconnects and receives
 # events again (a run's chat events, sent straight to the loopback gateway by another client).
-# client_in_background NAME [VAR=VALUE...] ARGS...: as run_client, in the background, its own home;
-# stdout in $scratch/NAME.out, stderr in $scratch/NAME.err; sets BG_PID. Stopped at exit.
-client_in_background() {
-    local name=$1 home=$scratch/home-$1 variables=(); shift
-    while [[ $# -gt 0 && $1 =~ ^[A-Z_a-z][A-Za-z0-9_]*= ]]; do variables+=("$1"); shift; done
-    mkdir -p "$home"
-    env -i PATH=/usr/bin:/bin HOME="$home" OPENCLAW_STATE_DIR="$home/.openclaw" "${variables[@]}" \
-        "$OPENCLAW" --token "$TOKEN" "$@" >"$scratch/$name.out" 2>"$scratch/$name.err" &
-    BG_PID=$!
-    at_exit "kill $BG_PID; wait $BG_PID"
-}
 watch_survives() {
     local file=$scratch/watch.out
     wait_for_line "$file" '"event":"connected"' 30 || return 1

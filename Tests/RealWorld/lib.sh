@@ -86,15 +86,30 @@ start_simulator() {
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
 # client [VAR=VALUE...] ARGS...: the client with a private home and state directory, the test token and
-# only the environment given; sets OUT, ERR and STATUS.
+# only the environment given (names in either case: https_proxy as HTTPS_PROXY); sets OUT, ERR and STATUS.
+# A client still running after CLIENT_GUARD seconds (default 60) is stopped: exit 124, a hang. CLIENT_WRAP
+# (an array, empty unless set) runs it inside another command (a namespace).
 client() {
     local home=$scratch/home variables=()
-    while [[ $# -gt 0 && $1 =~ ^[A-Z_][A-Z0-9_]*= ]]; do variables+=("$1"); shift; done
+    while [[ $# -gt 0 && $1 =~ ^[A-Za-z_][A-Za-z0-9_]*= ]]; do variables+=("$1"); shift; done
     mkdir -p "$home"
     env -i PATH=/usr/bin:/bin HOME="$home" OPENCLAW_STATE_DIR="$home/.openclaw" "${variables[@]}" \
-        "$OPENCLAW" --token "$TOKEN" "$@" >"$scratch/out" 2>"$scratch/err"
+        timeout -k 5 "${CLIENT_GUARD:-60}" "${CLIENT_WRAP[@]}" "$OPENCLAW" --token "$TOKEN" "$@" >"$scratch/out" 2>"$scratch/err"
     STATUS=$?
     OUT=$(cat "$scratch/out") ERR=$(cat "$scratch/err")
+}
+
+# client_in_background NAME [VAR=VALUE...] ARGS...: the client as `client` runs it (its own home and state
+# directory $scratch/home-NAME, no guard), in the background, stdout in $scratch/NAME.out and stderr in
+# $scratch/NAME.err; sets BG_PID. Stopped at exit.
+client_in_background() {
+    local name=$1 home=$scratch/home-$1 variables=(); shift
+    while [[ $# -gt 0 && $1 =~ ^[A-Za-z_][A-Za-z0-9_]*= ]]; do variables+=("$1"); shift; done
+    mkdir -p "$home"
+    env -i PATH=/usr/bin:/bin HOME="$home" OPENCLAW_STATE_DIR="$home/.openclaw" "${variables[@]}" \
+        "$OPENCLAW" --token "$TOKEN" "$@" >"$scratch/$name.out" 2>"$scratch/$name.err" &
+    BG_PID=$!
+    at_exit "kill $BG_PID; wait $BG_PID"
 }
 
 # expect_status N: the last client call exited N (prints its stderr when not).

@@ -19,18 +19,6 @@ LOREM_WORDS=3000
 IDLE_TIMEOUT=3   # seconds: the short idle timeout, against a tick of 60 s
 BACKOFF=0.2      # watch --backoff-base; the first attempt's delay is 0.2-0.25 s (25 % jitter)
 
-# client_in_background NAME ARGS...: the client as `client` runs it (own home and state directory
-# $scratch/home-NAME), in the background, stdout in $scratch/NAME.out and stderr in $scratch/NAME.err;
-# sets BG_PID. Stopped at exit.
-client_in_background() {
-    local name=$1 home=$scratch/home-$1; shift
-    mkdir -p "$home"
-    env -i PATH=/usr/bin:/bin HOME="$home" OPENCLAW_STATE_DIR="$home/.openclaw" \
-        "$OPENCLAW" --token "$TOKEN" "$@" >"$scratch/$name.out" 2>"$scratch/$name.err" &
-    BG_PID=$!
-    at_exit "kill $BG_PID; wait $BG_PID"
-}
-
 # interrupt PID: SIGINT, as Ctrl-C; waits (polling, 20 s at most) for the process to end and sets
 # STOP_STATUS to its exit status (or "still running" after a SIGKILL).
 interrupt() {

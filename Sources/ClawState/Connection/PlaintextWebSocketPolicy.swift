@@ -6,9 +6,7 @@
 @_spi(Engine) public enum PlaintextWebSocketPolicy {
     /// `localhost`, 127.0.0.0/8, `::1` and IPv4-mapped 127.x.
     @_spi(Engine) public static func isLoopback(_ host: String) -> Bool {
-        var h = host.lowercased()
-        if h.hasPrefix("[") && h.hasSuffix("]") { h = String(h.dropFirst().dropLast()) }
-        while h.hasSuffix(".") && h.count > 1 { h.removeLast() }
+        let h = normalized(host)
         if h == "localhost" || h.hasSuffix(".localhost") { return true }
         if let v4 = ipv4(h) { return v4[0] == 127 }
         if h == "::1" || h == "0:0:0:0:0:0:0:1" { return true }
@@ -20,9 +18,7 @@
     /// and names that only resolve on a private network (`.local`, `.ts.net`, `.internal`, `.lan`, `.home.arpa`).
     @_spi(Engine) public static func isPrivateOrLoopback(_ host: String) -> Bool {
         if isLoopback(host) { return true }
-        var h = host.lowercased()
-        if h.hasPrefix("[") && h.hasSuffix("]") { h = String(h.dropFirst().dropLast()) }
-        while h.hasSuffix(".") && h.count > 1 { h.removeLast() }
+        let h = normalized(host)
         if let v4 = ipv4(h) {
             switch (v4[0], v4[1]) {
             case (10, _), (192, 168), (169, 254): return true
@@ -61,7 +57,16 @@
         }
     }
 
-    private static func ipv4(_ text: String) -> [Int]? {
+    /// A host as these rules compare it: lower case, without IPv6 brackets or trailing dots.
+    static func normalized(_ host: String) -> String {
+        var h = host.lowercased()
+        if h.hasPrefix("[") && h.hasSuffix("]") { h = String(h.dropFirst().dropLast()) }
+        while h.hasSuffix(".") && h.count > 1 { h.removeLast() }
+        return h
+    }
+
+    /// The four numbers of a dotted IPv4 address, nil for anything else.
+    static func ipv4(_ text: String) -> [Int]? {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 4 else { return nil }
         var out: [Int] = []

@@ -74,9 +74,9 @@
     /// (a leading `.` or `*.` changes nothing, as in curl); an IPv4 address or CIDR range matches address
     /// literals; `host:port` only that port.
     @_spi(Engine) public static func bypasses(host: String, port: Int, list: String) -> Bool {
-        let target = normalized(host)
+        let target = PlaintextWebSocketPolicy.normalized(host)
         for raw in list.split(separator: ",") {
-            var entry = normalized(String(raw).trimmingSpaces())
+            var entry = PlaintextWebSocketPolicy.normalized(TextTrim.trimmed(String(raw)))
             if entry.isEmpty { continue }
             if entry == "*" { return true }
             if let colon = entry.lastIndex(of: ":"), !entry[..<colon].contains(":"), let only = Int(entry[entry.index(after: colon)...]) {
@@ -97,30 +97,8 @@
         return false
     }
 
-    private static func normalized(_ host: String) -> String {
-        var h = host.lowercased()
-        if h.hasPrefix("[") && h.hasSuffix("]") { h = String(h.dropFirst().dropLast()) }
-        while h.hasSuffix(".") && h.count > 1 { h.removeLast() }
-        return h
-    }
-
+    /// An IPv4 address as one number, for range checks.
     private static func ipv4(_ text: Substring) -> UInt32? {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 4 else { return nil }
-        var value: UInt32 = 0
-        for part in parts {
-            guard !part.isEmpty, part.count <= 3, let byte = UInt8(part) else { return nil }
-            value = value << 8 | UInt32(byte)
-        }
-        return value
-    }
-}
-
-private extension String {
-    func trimmingSpaces() -> String {
-        var slice = self[...]
-        while let c = slice.first, c == " " || c == "\t" { slice = slice.dropFirst() }
-        while let c = slice.last, c == " " || c == "\t" { slice = slice.dropLast() }
-        return String(slice)
+        PlaintextWebSocketPolicy.ipv4(String(text)).map { $0.reduce(0) { $0 << 8 | UInt32($1) } }
     }
 }
