@@ -20,44 +20,37 @@ enum CertificateNameKey {
     }
 
     static func key(ofName der: UnsafeBufferPointer<UInt8>) -> UInt64? {
-        guard let base = der.baseAddress else { return nil }
+        guard var headers = DERHeaders(der) else { return nil }
         ERR_set_mark()
         defer { ERR_pop_to_mark() }
-        var cursor: UnsafePointer<UInt8>? = base
-        let end = base + der.count
-        var length = 0
-        var tag: Int32 = 0
-        var tagClass: Int32 = 0
-        var isConstructed = false
-        func header() -> Bool {
-            guard let at = cursor, at < end else { return false }
-            let flags = ASN1_get_object(&cursor, &length, &tag, &tagClass, end - at)
-            isConstructed = flags & V_ASN1_CONSTRUCTED != 0
-            return flags & 0x80 == 0 && tagClass == V_ASN1_UNIVERSAL
+        /// A whole universal header of this tag.
+        func read(_ tag: Int32) -> Bool {
+            headers.read() && !headers.overruns && headers.tagClass == V_ASN1_UNIVERSAL && headers.tag == tag
         }
-        guard header(), tag == V_ASN1_SEQUENCE, let first = cursor else { return nil }
-        let nameEnd = first + length
+        guard read(V_ASN1_SEQUENCE), let first = headers.cursor else { return nil }
+        let nameEnd = first + headers.length
         var key = Hash()
-        while let at = cursor, at < nameEnd {
-            guard header(), tag == V_ASN1_SET, let contents = cursor else { return nil }
-            let setEnd = contents + length
+        while let at = headers.cursor, at < nameEnd {
+            guard read(V_ASN1_SET), let contents = headers.cursor else { return nil }
+            let setEnd = contents + headers.length
             // Entries summed: the same RDN in any order has the same key.
             var rdn: UInt64 = 0
-            while let entryAt = cursor, entryAt < setEnd {
-                guard header(), tag == V_ASN1_SEQUENCE, let oid = cursor, header(), tag == V_ASN1_OBJECT,
-                      let oidContents = cursor else { return nil }
+            while let entryAt = headers.cursor, entryAt < setEnd {
+                guard read(V_ASN1_SEQUENCE), let oid = headers.cursor, read(V_ASN1_OBJECT), let oidContents = headers.cursor
+                else { return nil }
                 var entry = Hash()
-                entry.add(UnsafeBufferPointer(start: oid, count: oidContents + length - oid))
-                cursor = oidContents + length
-                guard header(), !isConstructed, let value = cursor else { return nil }
-                cursor = value + length
-                guard fold(UnsafeBufferPointer(start: value, count: length), tag: tag, into: &entry) else { return nil }
+                entry.add(UnsafeBufferPointer(start: oid, count: oidContents + headers.length - oid))
+                headers.skipContents()
+                guard headers.read(), !headers.overruns, headers.tagClass == V_ASN1_UNIVERSAL, !headers.isConstructed,
+                      let value = headers.cursor else { return nil }
+                headers.skipContents()
+                guard fold(UnsafeBufferPointer(start: value, count: headers.length), tag: headers.tag, into: &entry) else { return nil }
                 rdn &+= entry.value
             }
-            guard cursor == setEnd else { return nil }
+            guard headers.cursor == setEnd else { return nil }
             key.add(word: rdn)
         }
-        return cursor == nameEnd ? key.value : nil
+        return headers.cursor == nameEnd ? key.value : nil
     }
 
     /// Adds a string value as canonicalisation would leave it; false when that cannot be told from its bytes.
