@@ -36,6 +36,7 @@ help:
 	@echo "make check-api  the library's public API against the last release in RELEASES; a break needs a breaking bump in CHANGELOG.md (run by make test)"
 	@echo "make docs      the library's DocC documentation into .build/docs; a broken symbol link fails it (run by make test)"
 	@echo "make examples  build Examples/ and run each example against the simulator (run by make test)"
+	@echo "make snippets  compile every Swift block of README.md and the DocC articles (scripts/snippets.py)"
 	@echo "make demo      start the bundled simulator, send a message, print the history"
 	@echo "make bench     release build, then one-shot latency, watch throughput and peak RSS"
 	@echo "make fuzz      build and run the libFuzzer targets for FUZZ_SECONDS (default 60) each"
@@ -217,3 +218,15 @@ test-arm64: arm64
 		DEB_ARCH=arm64 DIST_ARCH=aarch64 OBJDUMP=aarch64-linux-gnu-objdump SIMULATOR=/src/$(ARM64)/static/aarch64-unknown-linux-gnu/release/openclaw-gateway-sim \
 		packaging/package-test.sh $(PACKAGES) $(VERSION) $(DEB_REVISION) "$(COMMIT)"
 	packaging/arm64/in-root.sh $(ARM64)/root packaging/arm64/install-test.sh $(PACKAGES)/openclaw_$(VERSION)-$(DEB_REVISION)_arm64.deb
+
+# ---- snippets (issue 47, item 3) -------------------------------------------------------------------
+# Every ```swift block of README.md and of the DocC articles, compiled: scripts/snippets.py writes one
+# file per block into a generated package (.build-snippets/pkg, the library by path), wrapped in a
+# function (or at file scope, or as a Package.swift), with the context an HTML comment above the block
+# declares, and builds it in its own scratch (.build-snippets/scratch; SNIPPETS_SCRATCH= moves it).
+# A block that does not compile fails it, the compiler naming the Markdown file and line.
+.PHONY: snippets
+snippets:
+	scripts/install-deps.sh build
+	SWIFT="$(SWIFT)" python3 scripts/snippets.py
+# ---- end of snippets --------------------------------------------------------------------------------
