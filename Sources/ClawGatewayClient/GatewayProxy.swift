@@ -15,6 +15,9 @@ public enum GatewayProxy: Sendable, Equatable {
     /// This proxy: `http://[user:password@]host:port`, `https://…` (TLS to the proxy, checked against the
     /// system's store), `socks5://…` (this side resolves the gateway's
     /// name) or `socks5h://…` (the proxy resolves it). A secret, since its user info may hold a password.
+    /// The scheme is required: a URL without one (`proxy.corp:3128`), another scheme or no host fails the
+    /// connect with ``GatewayClientError/Code/invalidConfiguration`` (``ConfigurationProblem/proxy``),
+    /// which is not retryable, before any socket is opened.
     case url(Secret)
 
     /// The proxy for a connection to `url`, or nil to connect directly.
@@ -28,7 +31,7 @@ public enum GatewayProxy: Sendable, Equatable {
             }
         case .url(let secret):
             do throws(ProxyURLProblem) {
-                return try ProxyEndpoint.parse(secret.stored.value, source: "GatewayConfiguration.proxy")
+                return try ProxyEndpoint.parse(secret.stored.value, source: "GatewayConfiguration.proxy", schemeRequired: true)
             } catch {
                 throw GatewayClientError(configuration: .proxy, "the proxy URL of GatewayConfiguration.proxy \(error)")
             }

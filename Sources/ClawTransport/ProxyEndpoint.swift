@@ -60,12 +60,18 @@
         host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 
-    /// Parses a proxy URL; a URL without a scheme is `http://`, as curl and Go read one. Throws a
-    /// sentence about what is wrong, which never repeats the URL (it may hold a password).
-    @_spi(Engine) public static func parse(_ text: String, source: String) throws(ProxyURLProblem) -> ProxyEndpoint {
+    /// Parses a proxy URL; a URL without a scheme is `http://`, as curl and Go read one from the
+    /// environment, unless `schemeRequired` (a URL given as a URL: `GatewayConfiguration.proxy`,
+    /// OpenClaw's `proxy.proxyUrl`), where a missing scheme is an error rather than a host named
+    /// `garbage`. Throws a sentence about what is wrong, which never repeats the URL (it may hold a password).
+    @_spi(Engine) public static func parse(_ text: String, source: String,
+                                           schemeRequired: Bool = false) throws(ProxyURLProblem) -> ProxyEndpoint {
         var rest = Substring(TextTrim.trimmed(text))
         guard !rest.isEmpty else { throw ProxyURLProblem("is empty") }
         var scheme = Scheme.http
+        if schemeRequired, rest.firstRange(of: "://") == nil {
+            throw ProxyURLProblem("has no scheme; use http://, https://, socks5:// or socks5h://")
+        }
         if let range = rest.firstRange(of: "://") {
             let name = rest[..<range.lowerBound].lowercased()
             guard let known = Scheme(rawValue: name) else {

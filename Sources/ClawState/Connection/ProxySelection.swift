@@ -35,7 +35,7 @@
         } else {
             throw .proxyURLMissing(path: configPath)
         }
-        var endpoint = try parse(text, source: source)
+        var endpoint = try parse(text, source: source, schemeRequired: true)
         guard endpoint.scheme == .http || endpoint.scheme == .https else {
             throw .invalidProxyURL(source: source, problem: "must be an http:// or https:// URL (OpenClaw's managed proxy)")
         }
@@ -61,10 +61,11 @@
         return try parse(text, source: .environment(name))
     }
 
-    private static func parse(_ text: String, source: SettingSource) throws(ConfigError) -> ProxyEndpoint {
+    private static func parse(_ text: String, source: SettingSource,
+                              schemeRequired: Bool = false) throws(ConfigError) -> ProxyEndpoint {
         let label = source.label(option: { _ in "" })
         do throws(ProxyURLProblem) {
-            return try ProxyEndpoint.parse(text, source: label)
+            return try ProxyEndpoint.parse(text, source: label, schemeRequired: schemeRequired)
         } catch {
             throw .invalidProxyURL(source: source, problem: error.description)
         }

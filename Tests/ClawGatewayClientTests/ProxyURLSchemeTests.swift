@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+import ClawGatewayClient
+
+// Inside ClientLibraryTests (serialized): its suites count the process's I/O threads.
+extension ClientLibraryTests {
+    /// `GatewayConfiguration.proxy = .url(…)` takes a URL: one without a scheme is a configuration error
+    /// that no retry can fix, not a proxy host named `garbage` that fails, retryably, on every attempt.
+    /// No proxy is needed: the error comes before any socket is opened.
+    @Suite struct ProxyURLScheme {
+        @Test(arguments: ["garbage", "proxy.corp:3128", "user:hunter2@proxy.corp:3128", "  proxy.corp  "])
+        func aProxyURLWithoutASchemeIsAnInvalidConfiguration(_ text: String) async throws {
+            var configuration = GatewayConfiguration(url: "ws://192.0.2.1:18789")
+            configuration.proxy = .url(Secret(text))
+            configuration.connectTimeout = .seconds(5)
+            let error = await #expect(throws: GatewayClientError.self) {
+                try await GatewayConnection.withConnection(configuration) { _ in }
+            }
+            #expect(error?.code == .invalidConfiguration)
+            #expect(error?.configurationProblem == .proxy)
+            #expect(error?.isRetryable == false)
+            #expect(error?.description.contains("scheme") == true)
+            #expect(error?.description.contains("hunter2") == false)
+        }
+
+        @Test func aLongLivedClientStopsAtOnceOnAProxyURLWithoutAScheme() async throws {
+            var configuration = GatewayConfiguration(url: "ws://192.0.2.1:18789")
+            configuration.proxy = .url(Secret("garbage"))
+            configuration.reconnect = ReconnectPolicy(initialDelay: .seconds(30), maximumDelay: .seconds(30), maxAttempts: 5)
+            let client = GatewayClient(configuration: configuration)
+            let error = await #expect(throws: GatewayClientError.self) { try await client.run() }
+            #expect(error?.code == .invalidConfiguration)
+        }
+
+        /// OpenClaw's managed proxy takes a URL too (`proxy.proxyUrl`, `OPENCLAW_PROXY_URL`): `official()`
+        /// refuses one without a scheme, as the official runtime does, instead of proxying through a host of
+        /// that name. (`HTTPS_PROXY` and the other variables keep curl's reading: no scheme is `http://`.)
+        @Test func theManagedProxyURLNeedsASchemeToo() throws {
+            let state = FileManager.default.temporaryDirectory.appendingPathComponent("proxy-scheme-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: state) }
+            let environment = ["OPENCLAW_STATE_DIR": state.path, "OPENCLAW_GATEWAY_URL": "wss://gateway.example.com",
+                               "OPENCLAW_GATEWAY_TOKEN": "t"]
+            for (config, variable) in [(#"{proxy: {enabled: true, proxyUrl: "garbage"}}"#, nil),
+                                       (#"{proxy: {enabled: true}}"#, "proxy.corp:3128")] {
+                try config.write(to: state.appendingPathComponent("openclaw.json"), atomically: true, encoding: .utf8)
+                var env = environment
+                env["OPENCLAW_PROXY_URL"] = variable
+                let error = #expect(throws: GatewayClientError.self) { try GatewayConfiguration.official(environment: env) }
+                #expect(error?.code == .invalidConfiguration && error?.configurationProblem == .proxy)
+                #expect(error?.isRetryable == false)
+            }
+            try #"{proxy: {enabled: true, proxyUrl: "http://proxy.corp:3128"}}"#
+                .write(to: state.appendingPathComponent("openclaw.json"), atomically: true, encoding: .utf8)
+            _ = try GatewayConfiguration.official(environment: environment)
+        }
+    }
+}
