@@ -66,19 +66,21 @@
         case writable
         /// `alert` turned readable first (a signal).
         case alerted
+        /// `deadline` passed with the output still blocked.
+        case timedOut
     }
 
     /// While `output` is blocked by a slow reader: waits until it takes bytes, reading the socket ahead
-    /// meanwhile (pongs go out at once, messages are kept for later, up to the read-ahead limit), or
-    /// until `alert` is readable (negative: not watched).
-    @_spi(Engine) public func waitUntilWritable(_ output: Int32, alert: Int32 = -1) -> OutputWait {
+    /// meanwhile (pongs go out at once, messages are kept for later, up to the read-ahead limit), until
+    /// `alert` is readable (negative: not watched), or until `deadline`.
+    @_spi(Engine) public func waitUntilWritable(_ output: Int32, alert: Int32 = -1, until deadline: Deadline = .never) -> OutputWait {
         var reading = true
         while true {
             let socket = reading && session.isOpen ? session.fileDescriptor : -1
-            guard let ready = Poll.writableOrReadable(output: output, input: socket, alert: alert) else { return .writable }
+            guard let ready = Poll.writableOrReadable(output: output, input: socket, alert: alert, until: deadline) else { return .writable }
             if ready.writable { return .writable }
             if ready.alerted { return .alerted }
-            if ready.readable { reading = session.readAhead() }
+            if ready.readable { reading = session.readAhead() } else if deadline.hasPassed { return .timedOut }
         }
     }
 }

@@ -32,21 +32,22 @@ import Glibc
     @inlinable
     @_spi(Engine) public static func write(all bytes: UnsafePointer<UInt8>, count: Int, to descriptor: Int32) -> Bool {
         write(all: bytes, count: count, with: { Glibc.write(descriptor, $0, $1) },
-              whileBlocked: { Poll.waitUntilWritable(descriptor) })
+              whileBlocked: { Poll.waitUntilWritable(descriptor); return true })
     }
 
     /// The loop every whole write shares: `write` is one write(2)-like call (bytes written, or -1 with
-    /// errno); EINTR retries, EAGAIN calls `whileBlocked` and retries, any other error is false.
+    /// errno); EINTR retries, EAGAIN calls `whileBlocked` and retries (false from it gives the rest
+    /// up), any other error is false.
     @inlinable
     static func write(all bytes: UnsafePointer<UInt8>, count: Int, with write: (UnsafePointer<UInt8>, Int) -> Int,
-                      whileBlocked: () -> Void) -> Bool {
+                      whileBlocked: () -> Bool) -> Bool {
         var offset = 0
         while offset < count {
             let written = write(bytes + offset, count - offset)
             if written >= 0 { offset += written; continue }
             switch errno {
             case EINTR: continue
-            case EAGAIN: whileBlocked()
+            case EAGAIN: if !whileBlocked() { return false }
             default: return false
             }
         }

@@ -37,10 +37,11 @@ import Glibc
 
 extension FileDescriptor {
     /// Writes all `count` bytes through `output`, which never blocks: when the descriptor is full,
-    /// `whileBlocked` is called with the descriptor to wait on and returns once it may take more (or
-    /// failed: the next write says how). False on any error but EINTR and EAGAIN: the reader is gone.
+    /// `whileBlocked` is called with the descriptor to wait on and returns true once it may take more
+    /// (or failed: the next write says how), false to give the rest up. False on any error but EINTR
+    /// and EAGAIN (the reader is gone), and when the rest was given up.
     @_spi(Engine) public static func write(all bytes: UnsafePointer<UInt8>, count: Int, through output: NonBlockingOutput,
-                             whileBlocked: (Int32) -> Void) -> Bool {
+                             whileBlocked: (Int32) -> Bool) -> Bool {
         write(all: bytes, count: count, with: { output.write($0, count: $1) },
               whileBlocked: { whileBlocked(output.descriptor) })
     }

@@ -31,4 +31,10 @@ import Glibc
     @_spi(Engine) public static func exit(_ status: Int32) -> Never {
         Glibc.exit(status)
     }
+
+    /// `_exit(2)`: ends the process at once, from a signal handler (async-signal-safe: no atexit
+    /// handlers, no stdio flush).
+    @_spi(Engine) public static func exitFromSignalHandler(_ status: Int32) -> Never {
+        Glibc._exit(status)
+    }
 }

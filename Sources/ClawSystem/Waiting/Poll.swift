@@ -103,16 +103,17 @@ import Glibc
         return Readiness(first: entries.0.revents != 0, second: entries.1.revents != 0, third: entries.2.revents != 0)
     }
 
-    /// Waits, without a time limit, until `output` may take bytes or `input` has bytes (or an error or
+    /// Waits, until `deadline`, until `output` may take bytes or `input` has bytes (or an error or
     /// hang-up on either): a writer blocked by a slow reader that must keep reading a socket meanwhile.
     /// `alert` (a signal pipe) is watched too, so that an interrupt is acted on while the output is
-    /// stuck. A negative descriptor is not watched. EINTR returns with none; another error returns nil.
-    @_spi(Engine) public static func writableOrReadable(output: Int32, input: Int32, alert: Int32 = -1)
+    /// stuck. A negative descriptor is not watched. EINTR and the deadline return with none; another
+    /// error returns nil.
+    @_spi(Engine) public static func writableOrReadable(output: Int32, input: Int32, alert: Int32 = -1, until deadline: Deadline = .never)
         -> (writable: Bool, readable: Bool, alerted: Bool)? {
         var entries = (pollfd(fd: output, events: Int16(POLLOUT), revents: 0),
                        pollfd(fd: input, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: alert, events: Int16(POLLIN), revents: 0))
-        let result = withUnsafeMutableBytes(of: &entries) { Glibc.poll($0.baseAddress!.assumingMemoryBound(to: pollfd.self), 3, -1) }
+        let result = withUnsafeMutableBytes(of: &entries) { Glibc.poll($0.baseAddress!.assumingMemoryBound(to: pollfd.self), 3, deadline.pollTimeout) }
         if result < 0 { return errno == EINTR ? (false, false, false) : nil }
         return (entries.0.revents != 0, entries.1.revents != 0, entries.2.revents != 0)
     }

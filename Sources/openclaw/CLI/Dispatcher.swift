@@ -32,6 +32,13 @@ enum Dispatcher {
         console = console.quieted(invocation.options.global.quietsDiagnostics)
         let context = CommandContext(invocation: invocation, environment: environment, console: console, signals: signals)
         defer { context.sshTunnels.stopAll() }  // on every path: no ssh outlives the command
+        let status = outcome(of: context)
+        // Never status 0 after SIGINT or SIGTERM, whatever the command made of it.
+        return signals.received != 0 ? ExitStatus(signal: signals.received) : status
+    }
+
+    private static func outcome(of context: CommandContext) -> ExitStatus {
+        let console = context.console
         do {
             try dispatch(context)
             try console.flushOutput()

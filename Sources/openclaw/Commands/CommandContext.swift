@@ -24,6 +24,8 @@ struct CommandContext {
     let timeoutSeconds: Double
     /// The SSH tunnels this command opens (`gateway.remote.transport` ssh); the dispatcher stops them.
     let sshTunnels = SSHTunnels()
+    /// How stdout waits for a slow reader: a signal ends the wait, and the open session is kept alive.
+    let stdoutWaiter: StdoutWaiter
 
     init(invocation: Invocation, environment: Environment, console: Console, signals: SignalWatcher, clock: Clock = .system) {
         command = invocation.command
@@ -33,6 +35,8 @@ struct CommandContext {
         self.console = console
         self.signals = signals
         self.clock = clock
+        stdoutWaiter = StdoutWaiter(signals: signals)
+        console.out.whileBlocked = stdoutWaiter
         terminal = Terminal.detect(noColor: invocation.options.global.noColor ? "1" : environment["NO_COLOR"], term: environment["TERM"])
         skipped = SkippedFrames(console: console)
         let timeout = invocation.options.global.timeout ?? invocation.command.defaultTimeout
@@ -105,7 +109,7 @@ struct CommandContext {
                 try waits.wait(after: error)
             }
         }
-        console.out.whileBlocked = KeepAliveWhileBlocked(session: session, signals: signals)
+        stdoutWaiter.pump = GatewayPump(session: session)
         let skipped = self.skipped
         session.onSkippedFrame = { kind in skipped.record(kind) }
         for warning in session.warnings { console.note(warning) }

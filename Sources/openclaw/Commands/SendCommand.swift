@@ -72,11 +72,11 @@ struct RunStream {
         let loop = context.loop(session)
         // An interrupt while stdout is stuck behind a slow reader aborts the run at once; the rest of
         // the interrupt (what comes back, the exit status) follows once the output moves.
-        let waiter = context.console.out.whileBlocked as? KeepAliveWhileBlocked
-        waiter?.onInterrupt = { [session, abort, abortParams] in
-            abort.once { try? session.send(method: GatewayMethod.chatAbort, params: abortParams, deadline: .after(seconds: 5)) }
+        let waiter = context.stdoutWaiter
+        waiter.onInterrupt = { [session, abort, abortParams] in
+            abort.once { try? session.send(method: GatewayMethod.chatAbort, params: abortParams, deadline: .after(seconds: 1)) }
         }
-        defer { waiter?.onInterrupt = nil }
+        defer { waiter.onInterrupt = nil }
         var attempt = 0
         var ack = try sendAndAwaitAck(params, loop: loop)
         // Rate limited: the same idempotency key again after the delay the gateway names.
@@ -217,7 +217,9 @@ struct RunStream {
     /// SIGINT/SIGTERM: abort the run, print what comes back (briefly), exit 130/143.
     private mutating func interrupt(_ signal: Int32, loop: FrameLoop) throws -> Never {
         let status = ExitStatus(signal: signal)
-        let deadline = min(context.deadline, .after(seconds: 5))
+        // What comes back is printed while the signal's grace lasts, never longer: the exit follows
+        // within 2 s of the signal whatever the gateway and the reader of stdout do.
+        let deadline = min(context.deadline, context.signals.exitDeadline)
         if let id = abort.once({ try? session.send(method: GatewayMethod.chatAbort, params: abortParams, deadline: deadline) }) {
             var sawResponse = false, sawEnd = false
             loop.reportsSignals = false  // the signal is being acted on

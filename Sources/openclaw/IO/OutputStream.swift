@@ -84,13 +84,15 @@ final class OutputStream: @unchecked Sendable {
         let written: Bool
         if let output {
             written = FileDescriptor.write(all: bytes, count: count, through: output) { blocked in
-                if let whileBlocked { whileBlocked.waitUntilWritable(blocked) } else { Poll.waitUntilWritable(blocked) }
+                guard let whileBlocked else { Poll.waitUntilWritable(blocked); return true }
+                return whileBlocked.waitUntilWritable(blocked)
             }
         } else {
             written = FileDescriptor.write(all: bytes, count: count, to: descriptor)
         }
         if written { return true }
-        // EPIPE and friends: the reader is gone; end quietly.
+        // EPIPE and friends: the reader is gone; end quietly. Or the waiter gave the output up (a
+        // signal's grace is over): what is left is dropped.
         isClosed = true
         return false
     }

@@ -26,7 +26,7 @@ import Testing
         #expect(watch.waitForStdout("\"state\":\"final\"", count: 2))
         watch.send(signal: SIGTERM)
         let result = watch.finish()
-        #expect(result.status == 0)
+        #expect(result.status == 143)
         let frames = result.frames
         #expect(frames.contains { $0["type"]?.stringValue == "client" && $0["event"]?.stringValue == "reconnected" })
         let finals = frames.filter { $0["payload"]?["state"]?.stringValue == "final" }.map { TextOf.final([$0]) }
@@ -45,7 +45,7 @@ import Testing
         #expect(watch.waitForStderr("reconnected"))
         watch.send(signal: SIGINT)
         let result = watch.finish()
-        #expect(result.status == 0)
+        #expect(result.status == 130)
         let shutdown = result.frames.first { $0["event"]?.stringValue == "shutdown" }
         #expect(shutdown?["payload"]?["restartExpectedMs"]?.intValue == 300)
         let disconnected = result.frames.first { $0["event"]?.stringValue == "disconnected" }
@@ -61,7 +61,7 @@ import Testing
         #expect(watch.waitForStderr("reconnected"))
         watch.send(signal: SIGTERM)
         let result = watch.finish()
-        #expect(result.status == 0)
+        #expect(result.status == 143)
         let reason = result.frames.first { $0["event"]?.stringValue == "disconnected" }?["reason"]?.stringValue
         #expect(reason?.contains("no frame from the gateway for 0.2 s") == true)
     }
@@ -142,7 +142,7 @@ import Testing
         #expect(watch.waitForLines(1000))
         watch.send(signal: SIGTERM)
         let result = watch.finish()
-        #expect(result.status == 0)
+        #expect(result.status == 143)
         #expect(result.stdout.hasSuffix("\n"))
         let lines = result.lines
         #expect(lines.count >= 1000)
@@ -211,7 +211,7 @@ import Testing
         #expect(watch.waitForStdout("\"event\":\"sessions.changed\""))
         watch.send(signal: SIGTERM)
         let result = watch.finish()
-        #expect(result.status == 0)
+        #expect(result.status == 143)
         #expect(result.frames.allSatisfy { ["sessions.changed", "session.message"].contains($0["event"]?.stringValue ?? "") })
         #expect(!result.stderr.contains("sequence gap"), "\(result.stderr)")
     }
@@ -228,7 +228,7 @@ import Testing
         #expect(try cli.run(["send", "after the restart"]).status == 0)
         #expect(watch.waitForStdout("after the restart"))
         watch.send(signal: SIGTERM)
-        #expect(watch.finish().status == 0)
+        #expect(watch.finish().status == 143)
     }
 
     private func residentKilobytes(_ pid: Int32) -> Int {

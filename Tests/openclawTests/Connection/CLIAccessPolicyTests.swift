@@ -49,7 +49,7 @@ import Testing
         #expect(watch.waitForStdout(#""event":"connected""#))
         watch.send(signal: SIGTERM)
         let result = watch.finish()
-        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.status == 143, "\(result.stderr)")
         let failed = result.frames.filter { $0["event"]?.stringValue == "connect-failed" }
         #expect(failed.count >= 3)
         #expect(failed.allSatisfy { $0["code"] == "OPERATOR_ACCESS_DENIED" })

@@ -84,7 +84,7 @@ import Testing
         #expect(watch.waitForStdout(#""event":"tick""#, count: ticksBefore + 1), "events flow again")
         watch.send(signal: SIGTERM)
         let result = watch.finish()
-        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.status == 143, "\(result.stderr)")
         let events = result.frames.filter { $0["type"]?.stringValue == "client" }
         let waits = events.filter { $0["event"]?.stringValue == "connect-failed" && $0["code"] == "UNAVAILABLE" }
         #expect(waits.count >= 2)

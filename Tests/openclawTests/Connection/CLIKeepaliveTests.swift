@@ -11,7 +11,7 @@ import Testing
         #expect(dropped(gateway.simulator).isEmpty)
         #expect(watch.process.isRunning)
         watch.send(signal: SIGTERM)
-        #expect(watch.finish().status == 0)
+        #expect(watch.finish().status == 143)
     }
 
     @Test func aStdoutBlockedByASlowReaderDoesNotStopThePongs() throws {
@@ -78,12 +78,48 @@ import Testing
         send.send(signal: SIGINT)
         // The abort reaches the gateway while nothing has read the pipe.
         #expect(eventually { gateway.receivedMethods().contains("chat.abort") }, "\(gateway.receivedMethods())")
-        #expect(send.process.isRunning, "it still owes the reader its output")
         _ = send.readUnreadPipe()
         let result = send.finish()
         #expect(result.status == 130, "\(result.stderr)")
         #expect(result.stderr.contains("interrupted: sent chat.abort for run"), "\(result.stderr)")
         #expect(gateway.receivedMethods().filter { $0 == "chat.abort" }.count == 1, "one abort, not a second after the output moved")
+    }
+
+    /// `openclaw send … | sleep 40` and Ctrl-C: the abort goes out, and the process ends with the
+    /// signal's status although nothing ever reads its output (the output's grace is over).
+    @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
+    func aSignalEndsSendWhenTheReaderNeverReads(_ signal: Int32, _ status: Int32) throws {
+        let gateway = try GatewayFixture(["--reply", "lorem:20000", "--delta-ms", "1"])
+        let send = try CLIProcess(["send", "tell me everything"], environment: gateway.cli.variables, stdoutIsUnreadPipe: true)
+        try #require(eventually { send.unreadPipeBytes > 0 && send.unreadPipeBytes >= send.unreadPipeCapacity - 16 * 1024 })
+        send.send(signal: signal)
+        #expect(eventually { !send.process.isRunning }, "it ended with the pipe still unread")
+        #expect(send.unreadPipeBytes > 0, "nothing read the pipe")
+        let result = send.finish()
+        #expect(result.status == status, "\(result.stderr)")
+        #expect(gateway.receivedMethods().filter { $0 == "chat.abort" }.count == 1)
+    }
+
+    /// `watch` flooding a pipe nobody reads: SIGTERM ends it with 143.
+    @Test func sigtermEndsAWatchWhoseReaderNeverReads() throws {
+        let gateway = try GatewayFixture(["--blast", "200000", "--blast-bytes", "300"])
+        let watch = try CLIProcess(["watch"], environment: gateway.cli.variables, stdoutIsUnreadPipe: true)
+        try #require(eventually { watch.unreadPipeBytes > 0 && watch.unreadPipeBytes >= watch.unreadPipeCapacity - 4096 })
+        watch.send(signal: SIGTERM)
+        #expect(eventually { !watch.process.isRunning }, "it ended with the pipe still unread")
+        #expect(watch.finish().status == 143)
+    }
+
+    /// A second signal ends the process at once, with the second signal's status.
+    @Test func aSecondSignalExitsAtOnce() throws {
+        let gateway = try GatewayFixture(["--reply", "lorem:20000", "--delta-ms", "1"])
+        let send = try CLIProcess(["send", "tell me everything"], environment: gateway.cli.variables, stdoutIsUnreadPipe: true)
+        try #require(eventually { send.unreadPipeBytes > 0 && send.unreadPipeBytes >= send.unreadPipeCapacity - 16 * 1024 })
+        send.send(signal: SIGINT)
+        #expect(eventually { gateway.receivedMethods().contains("chat.abort") })
+        send.send(signal: SIGTERM)
+        let result = send.finish()
+        #expect([130, 143].contains(result.status), "\(result.status) \(result.stderr)")
     }
 }
 

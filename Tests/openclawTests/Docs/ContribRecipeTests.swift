@@ -151,10 +151,12 @@ import Testing
         try waitUntilConnected(gateway.simulator)
         #expect(try gateway.run(["send", "--idempotency-key", "unit-run", "hello"]).status == 0)
         #expect(watch.waitForStdout(#""state":"final""#))
-        // systemctl stop sends SIGTERM: a clean exit, so Restart=on-failure does not fire.
+        // systemctl stop sends SIGTERM: exit 143, which the unit names a success, so Restart=on-failure
+        // does not fire.
+        #expect(try Self.setting("SuccessExitStatus") == "143")
         watch.send(signal: SIGTERM)
         let result = watch.finish(timeout: 30)
-        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.status == 143, "\(result.stderr)")
         #expect(result.frames.allSatisfy { $0["type"]?.stringValue == "event" || $0["type"]?.stringValue == "client" })
         #expect(result.frames.contains { $0["payload"]?["runId"]?.stringValue == "unit-run" })
     }
@@ -169,7 +171,7 @@ import Testing
         let second = try SimulatorProcess(["--token", GatewayFixture.token], port: first.port)
         #expect(watch.waitForStdout(#""event":"reconnected""#))
         watch.send(signal: SIGTERM)
-        #expect(watch.finish(timeout: 30).status == 0)
+        #expect(watch.finish(timeout: 30).status == 143)
         second.stop()
     }
 
