@@ -24,7 +24,7 @@ RELEASE_ENV = PKG_CONFIG_PATH=$(STATIC_LIBS) OPENCLAW_LINK=static OPENCLAW_COMMI
 DEB_SCRATCH := .build-deb
 STATIC_SQLITE := $(CURDIR)/.build-static-sqlite
 
-.PHONY: help deps build release test check-layers check-consumable check-api docs examples demo bench install uninstall completions man clean fuzz deb dist deb-build package-test arm64 test-arm64
+.PHONY: help deps build release test check-layers check-consumable check-api docs examples demo bench install uninstall completions man clean fuzz deb dist deb-build package-test arm64 test-arm64 debsrc debsrc-check debian-build debian-test debian-clean
 
 help:
 	@echo "make deps      install what make test needs and this machine lacks (apt-get; sudo when not root)"
@@ -47,6 +47,8 @@ help:
 	@echo "make package-test  build both, then check their contents, lintian, and run the binaries from them"
 	@echo "make arm64     Linux arm64 .deb and static tarball in $(PACKAGES)/, cross-built with Debian's Swift (root)"
 	@echo "make test-arm64  the end-to-end tests and package tests against the arm64 binaries, under QEMU (root)"
+	@echo "make debsrc    Debian source package (.dsc, upstream tarball from git archive HEAD) in $(PACKAGES)/debsrc/"
+	@echo "make debsrc-check  build it twice in a clean Debian 13 root with Debian's Swift, lintian, autopkgtest, compare (root)"
 	@echo "make completions / make man  regenerate completions/ and man/ from the command table"
 
 build:
@@ -230,3 +232,37 @@ snippets:
 	scripts/install-deps.sh build
 	SWIFT="$(SWIFT)" python3 scripts/snippets.py
 # ---- end of snippets --------------------------------------------------------------------------------
+
+# ---- Debian source package (issue 48; packaging/README.md, "The Debian source package") ----------------
+# debian/ builds the same .deb as `make deb` with Debian's own Swift (swiftlang) and debhelper.
+# debian/rules calls debian-build, debian-test and debian-clean: deb-build's build without the set-up
+# (there the Build-Depends are the set-up), never resolving packages (no network), DEBIAN_SWIFT_FLAGS
+# from debian/rules (jobs, Debian's LDFLAGS). `make debsrc` makes the source package from HEAD;
+# `make debsrc-check` (root) builds it twice in a clean Debian 13 root, lintian, autopkgtest.
+DEBSRC := .build-debsrc
+DEBSRC_OUT := $(PACKAGES)/debsrc
+DEBIAN_SWIFT_FLAGS ?=
+DEBIAN_SWIFT_BUILD = PKG_CONFIG_PATH=$(STATIC_SQLITE) OPENCLAW_COMMIT=$(COMMIT) $(SWIFT) build $(RELEASE_FLAGS) \
+	--disable-automatic-resolution --scratch-path $(DEB_SCRATCH) $(DEBIAN_SWIFT_FLAGS)
+debian-build:
+	packaging/static-libs.sh $(STATIC_SQLITE) sqlite3
+	$(DEBIAN_SWIFT_BUILD) --product openclaw
+
+# The simulator in the same scratch (the library's modules are built already), then the binary against
+# it over loopback (debian/tests/cli-against-simulator) and the real-world TLS chain suite (Debian's
+# OpenSSL verifying RSA and ECDSA chains). The Swift test suites need a newer Swift Testing than
+# Debian 13's 6.0.3 (packaging/README.md), so they are not run here.
+debian-test:
+	$(DEBIAN_SWIFT_BUILD) --product openclaw-gateway-sim
+	OPENCLAW=$(DEB_SCRATCH)/release/openclaw SIMULATOR=$(DEB_SCRATCH)/release/openclaw-gateway-sim debian/tests/cli-against-simulator
+	OPENCLAW=$(DEB_SCRATCH)/release/openclaw SIMULATOR=$(DEB_SCRATCH)/release/openclaw-gateway-sim Tests/RealWorld/run.sh tls-chain
+
+debian-clean:
+	rm -rf $(DEB_SCRATCH) $(STATIC_SQLITE)
+
+debsrc:
+	packaging/debsrc/source.sh $(VERSION) $(DEBSRC_OUT)
+
+debsrc-check: debsrc
+	packaging/debsrc/check.sh $(DEBSRC) $(DEBSRC_OUT)
+# ---- end of the Debian source package ---------------------------------------------------------------------
