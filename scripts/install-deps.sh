@@ -43,6 +43,7 @@ test  file:/usr/sbin/squid                        squid            real-world te
 test  file:/usr/bin/microsocks                    microsocks       real-world tests: a SOCKS5 proxy (socks5://, socks5h://, credentials)
 test  file:/usr/bin/stunnel4                      stunnel4         real-world tests: an https:// proxy endpoint (TLS to the proxy)
 test  command:curl                                curl             real-world tests: each forward proxy's sanity check
+test  command:mmdebstrap                          mmdebstrap       make debsrc-check: the clean Debian 13 roots
 LIST
 }
 
