@@ -125,10 +125,32 @@ for _ in $(seq 600); do [ -s "$work/ask.out" ] && break; sleep 0.05; done
 kill -INT $ask
 status=0
 wait $ask || status=$?
-if [ $status -eq 130 ] && [ -s "$work/ask.out" ] && grep -q '"method":"chat.abort"' "$work/slow.log" \
+# What the client sent: the log's "in" lines (the hello it received lists chat.abort among the methods).
+client_sent_abort() { grep '^{"dir":"in"' "$1" | grep -q '"method":"chat.abort"'; }
+if [ $status -eq 130 ] && [ -s "$work/ask.out" ] && client_sent_abort "$work/slow.log" \
     && grep -q '^ask: interrupted: the run was aborted$' "$work/ask.err"; then
     ok "ask: Ctrl-C mid-reply aborts the run on the gateway and exits 130"
 else not_ok "ask: Ctrl-C mid-reply aborts the run on the gateway and exits 130" "exit $status" "stderr: $(cat "$work/ask.err")"; fi
+
+# ask | a reader that never reads: a FIFO filled to the brim before ask writes, held open by a process
+# that never reads it. Ctrl-C: the abort reaches the gateway and ask exits 130 without the reader.
+start stalled --token example-token --reply lorem:3000 --delta-ms 20 --log "$work/stalled.log"
+mkfifo "$work/stalled.fifo"
+sleep 300 <"$work/stalled.fifo" &
+reader=$!
+pids+=($reader)
+head -c 65536 /dev/zero >"$work/stalled.fifo"
+OPENCLAW_GATEWAY_URL=$url "$bin/ask" "tell me a long story" >"$work/stalled.fifo" 2>"$work/stalled.err" &
+ask=$!
+pids+=($ask)
+for _ in $(seq 600); do grep -q '"state":"delta"' "$work/stalled.log" 2>/dev/null && break; sleep 0.05; done
+kill -INT $ask
+for _ in $(seq 200); do kill -0 $ask 2>/dev/null || break; sleep 0.05; done
+status=0
+if kill -0 $ask 2>/dev/null; then status=running; else wait $ask || status=$?; fi
+if [ "$status" = 130 ] && client_sent_abort "$work/stalled.log"; then
+    ok "ask | a reader that never reads: Ctrl-C aborts the run and exits 130"
+else not_ok "ask | a reader that never reads: Ctrl-C aborts the run and exits 130" "exit $status" "stderr: $(cat "$work/stalled.err")"; fi
 
 out=$(timeout $limit "$bin/ask" 2>"$work/err")
 status=$?

@@ -3,9 +3,9 @@
 
 /// One run of the agent, started by `GatewayConnection.send`: an async sequence of the reply as it
 /// grows, in the run's own order (`seq`), ending after the final reply. A run that ends aborted or
-/// with an error throws a `GatewayClientError` with code `.runFailed`. Cancelling the task that iterates
-/// it sends `chat.abort` for the run and throws `CancellationError` at the next step, updates waiting or
-/// not. Updates the reader has not taken yet are merged into one (see `ChatUpdate`), so a slow reader
+/// with an error throws a `GatewayClientError` with code `.runFailed`. Cancelling the task that started
+/// it sends `chat.abort` for the run once (see `GatewayConnection.send`), and its next step throws
+/// `CancellationError`, updates waiting or not. Updates the reader has not taken yet are merged into one (see `ChatUpdate`), so a slow reader
 /// holds the reply about twice, never every update. Iterate it once, from one task.
 public struct ChatRun: AsyncSequence, Sendable {
     public typealias Element = ChatUpdate
@@ -16,17 +16,19 @@ public struct ChatRun: AsyncSequence, Sendable {
     /// The gateway's answer to `chat.send` (`{"runId":…,"status":"started"}`).
     public var acknowledgement: JSONValue { JSONValue(ack) }
     let ack: RawJSON
-    let subscription: EventSubscription
     let driver: ConnectionDriver
-    var feed: RunFeed { subscription.sink as! RunFeed }
+    /// Holds the run's subscription; aborts the run when a cancelled task drops it unfinished.
+    let abandonment: RunAbandonment
+    var subscription: EventSubscription { abandonment.subscription }
+    var feed: RunFeed { abandonment.feed }
 
     init(runId: String, sessionKey: SessionKey, acknowledgement: RawJSON, subscription: EventSubscription,
          driver: ConnectionDriver) {
         self.runId = runId
         self.sessionKey = sessionKey
         ack = acknowledgement
-        self.subscription = subscription
         self.driver = driver
+        abandonment = RunAbandonment(subscription: subscription, driver: driver)
     }
 
     /// Whether the gateway started no run for this message: a stop command (`/stop`), or the same
@@ -42,9 +44,12 @@ public struct ChatRun: AsyncSequence, Sendable {
     /// to its end (`status: "ok"`), the reply is looked up in the session's transcript.
     public func reply() async throws -> String {
         if ack["status"]?.stringValue == ChatSendStatus.ok.rawValue { return try await replyFromHistory() }
-        var text = ""
-        for try await update in self { text = update.text }
-        return text
+        // The abort goes out when the task is cancelled, not when the next update arrives.
+        return try await withTaskCancellationHandler {
+            var text = ""
+            for try await update in self { text = update.text }
+            return text
+        } onCancel: { [driver, feed] in driver.abort(feed) }
     }
 
     /// The transcript's assistant message of this run, as the CLI finds it.
@@ -78,8 +83,7 @@ public struct ChatRun: AsyncSequence, Sendable {
                 step = try await run.feed.next()
             } catch {
                 ended = true
-                run.driver.post(GatewayMethod.chatAbort,
-                                params: [ChatField.sessionKey: .string(run.sessionKey.rawValue), ChatField.runId: .string(run.runId)])
+                run.driver.abort(run.feed)
                 run.subscription.cancel()
                 throw error
             }

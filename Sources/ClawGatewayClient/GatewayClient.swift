@@ -106,7 +106,9 @@ public final class GatewayClient: Sendable {
         _ body: (GatewayConnection) async throws -> Result
     ) async throws -> Result {
         let driver = try await state.waitForConnection(timeout: configuration.requestTimeout.seconds)
-        return try await body(GatewayConnection(driver: driver, owned: false))
+        let connection = GatewayConnection(driver: driver, owned: false)
+        // Runs started inside are aborted the moment this task is cancelled (RunScope).
+        return try await RunScope.run { try await body(connection) }
     }
 
     /// Every event of every connection from now on, in order; the stream outlives reconnects and

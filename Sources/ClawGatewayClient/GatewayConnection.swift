@@ -49,7 +49,8 @@ public final class GatewayConnection: Sendable {
     ) async throws -> Result {
         let connection = try await connect(configuration)
         do {
-            let result = try await body(connection)
+            // Runs started inside are aborted the moment this task is cancelled (RunScope).
+            let result = try await RunScope.run { try await body(connection) }
             await connection.close()
             return result
         } catch {
@@ -67,14 +68,18 @@ public final class GatewayConnection: Sendable {
 
     /// Sends a message to a session (`chat.send`) and returns its run, which streams the reply.
     /// `idempotencyKey` (default: a new UUID) is also the run id: sending again with the same key
-    /// never starts a second run. Cancelling a task that iterates the run aborts it (`chat.abort`).
+    /// never starts a second run. Cancelling the task that started the run aborts it (`chat.abort`, once):
+    /// at once inside `withConnection`, whatever the task is doing; otherwise when the run's `next()` or
+    /// `reply()` sees the cancellation, or when the cancelled task drops the run unfinished.
     public func send(_ message: String, to session: SessionKey = .main, idempotencyKey: String? = nil,
                      extraParams: [String: JSONValue] = [:]) async throws -> ChatRun {
         let runId = idempotencyKey ?? SecureRandom.uuid()
         // Subscribed before sending: events of the run may overtake the answer to chat.send. A run's
         // feed merges what its reader has not taken, so it never holds the connection back: a run left
         // unread must not stall the connection's other requests.
-        let subscription = driver.subscribe(RunFeed(runId: runId))
+        let feed = RunFeed(runId: runId, sessionKey: session.rawValue)
+        RunScope.current?.adopt(feed, driver: driver)
+        let subscription = driver.subscribe(feed)
         var params: JSONObject = [ChatField.sessionKey: .string(session.rawValue), ChatField.message: .string(message),
                                   "idempotencyKey": .string(runId)]
         for member in extraParams.sortedMembers { params[member.key] = member.value }

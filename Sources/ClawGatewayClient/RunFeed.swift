@@ -8,6 +8,7 @@
 /// held memory in the square of the reply; merged, it holds the reply about twice, whatever the pace.
 final class RunFeed: EventSink, @unchecked Sendable {
     let runId: String
+    let sessionKey: String
     private let lock = TransportLock()
     private var assembler = ReplyAssembler()
     /// What the reader has not seen yet, merged into one update.
@@ -16,6 +17,10 @@ final class RunFeed: EventSink, @unchecked Sendable {
     private var runEnd: ReplyAssembler.End?
     private var ending: (any Error)?? = nil  // nil: open; .some(nil): ended; .some(error): failed
     private var waiter: CheckedContinuation<Step, any Error>?
+    /// Set once the run's abort was posted: it goes out once, whoever asks first.
+    private var abortClaimed = false
+    /// Set once `next()` handed out the final update or the run's failure.
+    private var readerSawEnd = false
 
     /// What `next()` hands the iterator.
     enum Step {
@@ -26,7 +31,24 @@ final class RunFeed: EventSink, @unchecked Sendable {
         case closed((any Error)?)
     }
 
-    init(runId: String) { self.runId = runId }
+    init(runId: String, sessionKey: String) {
+        self.runId = runId
+        self.sessionKey = sessionKey
+    }
+
+    /// Whether the reader was handed the run's end, or the connection ended.
+    var hasEnded: Bool { lock.withLock { readerSawEnd || ending != nil } }
+
+    /// True the first time only, and only while the reader has not been handed the run's end (a run
+    /// whose final event is queued but not taken is still the reader's to abort): the caller then posts
+    /// the abort.
+    func claimAbort() -> Bool {
+        lock.withLock {
+            guard !abortClaimed, !readerSawEnd, ending == nil else { return false }
+            abortClaimed = true
+            return true
+        }
+    }
 
     func accepts(_ event: GatewayEvent) -> Bool {
         (event.name == GatewayEventName.chat || event.name == GatewayEventName.agent) && event.runId == runId
@@ -71,9 +93,13 @@ final class RunFeed: EventSink, @unchecked Sendable {
     private func takeStep() -> Step? {
         if let update = pending {
             pending = nil
+            if update.isFinal { readerSawEnd = true }
             return .update(update)
         }
-        if let runEnd, runEnd.state != .final { return .failed(runEnd) }
+        if let runEnd, runEnd.state != .final {
+            readerSawEnd = true
+            return .failed(runEnd)
+        }
         if runEnd != nil { return nil }  // the final update was taken: the iterator ends by itself
         if let ending { return .closed(ending) }
         return nil

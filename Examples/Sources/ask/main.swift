@@ -1,6 +1,7 @@
 // ask: sends its arguments as one question and streams the reply to stdout. Ctrl-C (or SIGTERM)
-// cancels the task reading the reply: the run's next step sends `chat.abort` to the gateway and throws
-// CancellationError, and ask exits 130, as a shell expects of an interrupted command.
+// cancels the task reading the reply: the cancellation sends `chat.abort` to the gateway at once (the
+// run was started inside withConnection), and ask exits 130 (143), as a shell expects of an interrupted
+// command — within a second even when the reader of stdout never reads (`ask … | less`, left open).
 //
 //     ask "What is on my calendar today?"
 import ClawGatewayClient
@@ -36,12 +37,17 @@ let asking = Task {
 
 // Signals become a cancellation. The handler is marked @Sendable: top-level code runs on the main
 // actor, and Swift 6 would otherwise treat the closure as main-actor code and trap when the signal
-// queue calls it.
+// queue calls it. The task may be stuck in print() behind a reader that never reads, where no await
+// sees the cancellation: the abort goes out anyway, and after a second the process ends regardless
+// (_exit, not exit: exit would flush stdout and block on the same reader).
 var sources: [any DispatchSourceSignal] = []
 for signalNumber in [SIGINT, SIGTERM] {
     signal(signalNumber, SIG_IGN)  // the source, not the default action, handles it
     let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-    source.setEventHandler { @Sendable in asking.cancel() }
+    source.setEventHandler { @Sendable in
+        asking.cancel()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 1) { _exit(128 + signalNumber) }
+    }
     source.resume()
     sources.append(source)
 }

@@ -1,0 +1,114 @@
+import Glibc
+import Testing
+import ClawGatewayClient
+import ClawGatewayTesting
+
+extension GatewayFixture {
+    /// The `chat.abort` requests the gateway received for `runId`.
+    func aborts(of runId: String) -> Int {
+        requests("chat.abort").filter { $0["params"]?["runId"]?.stringValue == runId }.count
+    }
+}
+
+extension ClientLibraryTests {
+    /// Cancelling the task that started a run aborts the run once, at once, whichever await sees it.
+    @Suite struct RunCancellation {
+        /// A reply that outlasts every test: 20,000 words, one every 2 ms.
+        static let longReply = ["--reply", "lorem:20000", "--delta-ms", "2"]
+
+        @Test func aCancellationSeenByTaskSleepInTheLoopAbortsTheRun() async throws {
+            let fixture = try GatewayFixture(Self.longReply)
+            let started = AsyncStream<String>.makeStream()
+            let reader = Task {
+                try await GatewayConnection.withConnection(fixture.configuration) { gateway in
+                    let run = try await gateway.send("a story read slowly")
+                    started.continuation.yield(run.runId)
+                    for try await _ in run { try await Task.sleep(for: .milliseconds(10)) }
+                }
+            }
+            var runId = ""
+            for await id in started.stream { runId = id; break }
+            reader.cancel()
+            await #expect(throws: CancellationError.self) { try await reader.value }
+            // withConnection has closed the connection: what it posted went out before the close.
+            #expect(await eventually { fixture.aborts(of: runId) == 1 })
+            #expect(fixture.aborts(of: runId) == 1, "one abort, not one per await that saw it")
+        }
+
+        @Test func aRunDroppedByACancelledTaskOutsideAScopeIsAborted() async throws {
+            let fixture = try GatewayFixture(Self.longReply)
+            let gateway = try await GatewayConnection.connect(fixture.configuration)
+            let started = AsyncStream<String>.makeStream()
+            let reader = Task {
+                let run = try await gateway.send("a story read slowly")
+                started.continuation.yield(run.runId)
+                for try await _ in run { try await Task.sleep(for: .milliseconds(10)) }
+            }
+            var runId = ""
+            for await id in started.stream { runId = id; break }
+            reader.cancel()
+            await #expect(throws: CancellationError.self) { try await reader.value }
+            #expect(await eventually { fixture.aborts(of: runId) == 1 })
+            await gateway.close()
+            #expect(fixture.aborts(of: runId) == 1)
+        }
+
+        @Test func aCancellationWhileTheReaderIsBlockedWritingAbortsAtOnce() async throws {
+            let fixture = try GatewayFixture(Self.longReply)
+            let gate = Gate()
+            let started = AsyncStream<String>.makeStream()
+            let reader = Task {
+                try await GatewayConnection.withConnection(fixture.configuration) { gateway in
+                    let run = try await gateway.send("a story for a stalled pipe")
+                    for try await _ in run {
+                        started.continuation.yield(run.runId)
+                        gate.wait()  // as print() into a pipe nobody reads: no await sees the cancellation
+                    }
+                }
+            }
+            var runId = ""
+            for await id in started.stream { runId = id; break }
+            reader.cancel()
+            // The reader is still blocked: the abort was posted by the cancellation itself.
+            #expect(await eventually { fixture.aborts(of: runId) == 1 })
+            gate.release()
+            await #expect(throws: CancellationError.self) { try await reader.value }
+            #expect(fixture.aborts(of: runId) == 1)
+        }
+
+        @Test func aCancelledReplyAbortsTheRunOnce() async throws {
+            let fixture = try GatewayFixture(Self.longReply)
+            let gateway = try await GatewayConnection.connect(fixture.configuration)
+            let run = try await gateway.send("the whole story at once")
+            let waiting = Task { try await run.reply() }
+            #expect(await eventually { fixture.logBytes().count > 4096 }, "the reply is streaming")
+            waiting.cancel()
+            await #expect(throws: CancellationError.self) { try await waiting.value }
+            #expect(await eventually { fixture.aborts(of: run.runId) == 1 })
+            await gateway.close()
+            #expect(fixture.aborts(of: run.runId) == 1)
+        }
+
+        @Test func aRunThatEndedIsNotAbortedWhenItsTaskIsCancelledLater() async throws {
+            let fixture = try GatewayFixture(["--reply", "lorem:5", "--delta-ms", "0"])
+            let finished = AsyncStream<String>.makeStream()
+            let gate = Gate()
+            let reader = Task {
+                try await GatewayConnection.withConnection(fixture.configuration) { gateway in
+                    let run = try await gateway.send("a short one")
+                    for try await _ in run {}
+                    finished.continuation.yield(run.runId)
+                    gate.wait()
+                    try await gateway.request("health")
+                }
+            }
+            var runId = ""
+            for await id in finished.stream { runId = id; break }
+            reader.cancel()
+            gate.release()
+            _ = try? await reader.value
+            #expect(fixture.requests("chat.send").count == 1)
+            #expect(fixture.aborts(of: runId) == 0)
+        }
+    }
+}
