@@ -38,11 +38,14 @@ public final class GatewayClient: Sendable {
         }
     }
 
+    /// Drives the engine's connection life (`ConnectionLife`) across connections: each connection's
+    /// I/O thread runs one, this loop waits and reconnects as the machine decides.
     private func reconnectLoop() async throws {
-        var schedule = configuration.reconnect.schedule
+        var life = ConnectionLife(configuration.reconnect.rules)
         var attempt = 0
         while !Task.isCancelled {
             attempt += 1
+            life.connecting()
             state.publish(.connecting(attempt: attempt))
             let driver: ConnectionDriver
             do {
@@ -51,11 +54,11 @@ public final class GatewayClient: Sendable {
                 return
             } catch let error as GatewayClientError {
                 guard error.isRetryable, let reason = error.engineReason,
-                      case .retry(let delay) = schedule.connectFailed(reason) else { throw error }
+                      case .retry(_, let delay, _) = life.connectFailed(reason, now: MonotonicClock.nanoseconds()) else { throw error }
                 guard await state.pause(delay, reason: error) else { return }
                 continue
             }
-            let connectedAt = Deadline.now
+            life.connected(tickIntervalMs: driver.hello.tickIntervalMs, now: MonotonicClock.nanoseconds())
             state.connected(driver)
             await resubscribe(driver)
             let failure = await withTaskCancellationHandler {
@@ -68,10 +71,9 @@ public final class GatewayClient: Sendable {
             guard let failure, !Task.isCancelled else { return }
             guard let reason = failure.engineReason else { throw failure }
             let health = driver.health
-            schedule.restartDelay = health.announcedRestart
-            let healthy = ReconnectSchedule.wasHealthy(heardSinceHello: health.heardSinceHello, connectedAt: connectedAt,
-                                                       tickIntervalMs: driver.hello.tickIntervalMs)
-            guard failure.isRetryable, case .retry(let delay) = schedule.connectionLost(reason, healthy: healthy) else { throw failure }
+            if health.heardSinceHello { life.heard() }
+            life.restartAnnounced(seconds: health.announcedRestart)
+            guard failure.isRetryable, case .retry(_, let delay, _) = life.lost(reason, now: MonotonicClock.nanoseconds()) else { throw failure }
             attempt = 0
             guard await state.pause(delay, reason: failure) else { return }
         }

@@ -42,6 +42,8 @@ extension GatewayClientError {
             self.init(.gatewayRestarting, text, retryAfter: retryAfterMs.map { .milliseconds(max(0, $0)) })
         case .invalidRequest(let text):
             self.init(.invalidRequest, text)
+        case .admissionRefused(let refusal):
+            self.init(.upgradeRejected, "the gateway answered the WebSocket upgrade with HTTP 503: \(refusal.words)")
         }
     }
 

@@ -194,6 +194,14 @@ public struct ReconnectPolicy: Sendable, Equatable {
         self.maxAttempts = maxAttempts
     }
 
+    /// The engine's rules for a long-lived client: reconnect with this schedule.
+    var rules: ConnectionLife.Rules {
+        var rules = ConnectionLife.Rules()
+        rules.reconnects = true
+        rules.schedule = schedule
+        return rules
+    }
+
     var schedule: ReconnectSchedule {
         // The schedule counts retries after a failure; `maxAttempts` counts the failed attempts themselves.
         ReconnectSchedule(backoff: Backoff(base: initialDelay.seconds, maximum: maximumDelay.seconds),

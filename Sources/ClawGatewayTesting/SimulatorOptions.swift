@@ -91,6 +91,8 @@ struct SimulatorOptions: Sendable, Equatable {
     var pairingWaitAnyClient = false
     /// `--pairing-ttl-ms`: a pending pairing request expires after this long (nil: never).
     var pairingTTLMs: Int? = nil
+    /// `--max-unauthenticated`: unauthenticated sockets allowed per client address (the official 128).
+    var maxUnauthenticated = 128
 
     static func == (a: SimulatorOptions, b: SimulatorOptions) -> Bool {
         a.host == b.host && a.port == b.port && a.protocolVersion == b.protocolVersion && a.token == b.token
@@ -107,6 +109,7 @@ struct SimulatorOptions: Sendable, Equatable {
             && a.startSuspended == b.startSuspended && a.suspendReason == b.suspendReason && a.suspendMs == b.suspendMs
             && a.pingMs == b.pingMs && a.pongTimeoutMs == b.pongTimeoutMs && a.operatorAccessFile == b.operatorAccessFile
             && a.pairingWaitAnyClient == b.pairingWaitAnyClient && a.pairingTTLMs == b.pairingTTLMs
+            && a.maxUnauthenticated == b.maxUnauthenticated
     }
 
     /// The handshake timer of the real server: 15 s in v4, 10 s in v3, unless overridden.

@@ -1,4 +1,3 @@
-@_spi(Engine) import ClawCrypto
 /// Exponential backoff with jitter for reconnecting: base × 2^(attempt−1), capped, then up to a
 /// quarter more at random so that many clients do not retry in step. Jitter only lengthens a
 /// delay: the first retry never comes sooner than the base (the official client: 1 s, ×2, 30 s).
@@ -18,7 +17,7 @@
     }
 
     /// The delay to wait: the ceiling plus up to 25 % jitter, never above `maximum`.
-    @_spi(Engine) public func delay(attempt: Int, random: Double = Double(SecureRandom.bytes(1)[0]) / 255) -> Double {
+    @_spi(Engine) public func delay(attempt: Int, random: Double) -> Double {
         let ceiling = ceiling(attempt: attempt)
         return min(maximum, ceiling + ceiling / 4 * min(max(random, 0), 1))
     }

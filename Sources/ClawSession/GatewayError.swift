@@ -33,6 +33,9 @@
     case unavailable(String, retryAfterMs: Int64?)
     /// A request the gateway would refuse before reading it, e.g. larger than `policy.maxPayload` (exit 2).
     case invalidRequest(String)
+    /// The gateway itself refused the upgrade for now (HTTP 503 with its own words): past its cap of
+    /// unauthenticated sockets per client address, or not ready for WebSockets yet (exit 3, retryable).
+    case admissionRefused(AdmissionRefusal)
 
     /// Whether a reconnecting client (`watch`) should try again. An operator the access policy grants
     /// nothing yet is worth asking again later (access granted meanwhile applies without anyone acting
@@ -41,7 +44,8 @@
         switch self {
         // A proxy that refused the tunnel or the credentials waits for someone, as a gateway's refusal does.
         case .connectFailed(_, _, .proxy(let failure)): return failure.isTransient
-        case .cannotConnect, .connectFailed, .upgradeRejected, .connectionLost, .timedOut, .handshakeTimedOut, .handshakeStepTimedOut, .unavailable: return true
+        case .cannotConnect, .connectFailed, .upgradeRejected, .connectionLost, .timedOut, .handshakeTimedOut, .handshakeStepTimedOut, .unavailable,
+             .admissionRefused: return true
         case .authenticationFailed(.accessDenied, _): return true
         case .certificateRejected, .authenticationFailed, .protocolError, .invalidRequest: return false
         }
@@ -88,5 +92,45 @@ extension GatewayError {
     @_spi(Engine) public var retryAfterSeconds: Double? {
         guard case .unavailable(_, let retryAfterMs?) = self else { return nil }
         return Double(max(retryAfterMs, 0)) / 1000
+    }
+}
+
+/// Why the gateway itself answered an upgrade with HTTP 503 (its words in the response's body).
+@_spi(Engine) public enum AdmissionRefusal: Sendable, Equatable {
+    /// "Too many unauthenticated sockets": this address has as many connections between upgrade and
+    /// hello-ok as the gateway allows (128 by default); one of them will be done soon.
+    case tooManyUnauthenticatedSockets
+    /// "… websocket handlers unavailable" or "… websocket admission closed": starting or restarting.
+    case notReady(String)
+
+    /// What the gateway said, for messages.
+    @_spi(Engine) public var words: String {
+        switch self {
+        case .tooManyUnauthenticatedSockets: return "Too many unauthenticated sockets"
+        case .notReady(let words): return words
+        }
+    }
+}
+
+extension GatewayError {
+    /// The gateway's own 503 answers to an upgrade (its body names the cause); nil for any other answer,
+    /// a proxy's 503 among them.
+    @_spi(Engine) public static func admissionRefusal(httpStatus: Int, body: String) -> GatewayError? {
+        guard httpStatus == 503 else { return nil }
+        let words = body.trimmingPrefixAndSuffixWhitespace
+        if words == AdmissionRefusal.tooManyUnauthenticatedSockets.words { return .admissionRefused(.tooManyUnauthenticatedSockets) }
+        if words.hasSuffix("websocket handlers unavailable") || words.hasSuffix("websocket admission closed") {
+            return .admissionRefused(.notReady(words))
+        }
+        return nil
+    }
+}
+
+private extension String {
+    var trimmingPrefixAndSuffixWhitespace: String {
+        var scalars = Substring(self)
+        while let first = scalars.first, first.isWhitespace { scalars.removeFirst() }
+        while let last = scalars.last, last.isWhitespace { scalars.removeLast() }
+        return String(scalars)
     }
 }

@@ -167,8 +167,9 @@
         switch error {
         case .handshakeFailed(let status):
             return .cannotConnect("the gateway did not accept the WebSocket upgrade: \(status)")
-        case .upgradeRejected(let status, let line):
-            return .upgradeRejected(httpStatus: status, statusLine: line, sentEdgeAuth: false)
+        case .upgradeRejected(let status, let line, let body):
+            return GatewayError.admissionRefusal(httpStatus: status, body: body)
+                ?? .upgradeRejected(httpStatus: status, statusLine: line, sentEdgeAuth: false)
         case .protocolViolation(_, let reason):
             return .protocolError("WebSocket protocol error: \(reason)")
         case .closed(let code, let reason):

@@ -35,7 +35,8 @@ struct Handshake {
             if case .transport(.timedOut) = error {
                 throw timeout(waitingFor: nil, stepDeadline: upgradeDeadline, deadline: deadline)
             }
-            if case .upgradeRejected(let status, let line) = error {
+            if case .upgradeRejected(let status, let line, let body) = error {
+                if let refusal = GatewayError.admissionRefusal(httpStatus: status, body: body) { throw refusal }
                 throw GatewayError.upgradeRejected(httpStatus: status, statusLine: line, sentEdgeAuth: !options.upgradeHeaders.isEmpty)
             }
             if case .transport(let reason) = error {

@@ -117,7 +117,12 @@ import Synchronization
             try connection.writeRaw(WebSocketHandshake.clientRequest(url: url, key: key, headers: headers), deadline: deadline)
             whileWaiting()
             let head = try connection.readHead(deadline: deadline, what: "the server's upgrade response")
-            try WebSocketHandshake.validateResponse(head, key: key)
+            do throws(WebSocketError) {
+                try WebSocketHandshake.validateResponse(head, key: key)
+            } catch .upgradeRejected(let status, let line, _) {
+                // The body that came with the head says why (the gateway's own 503s name their cause).
+                throw .upgradeRejected(httpStatus: status, statusLine: line, body: connection.bufferedText(limit: 200))
+            }
             return connection
         } catch {
             stream.close()
@@ -154,6 +159,14 @@ import Synchronization
             stream.close()
             throw error
         }
+    }
+
+    /// What is buffered past the head, as printable text (at most `limit` bytes): a refusal's body.
+    private func bufferedText(limit: Int) -> String {
+        let count = min(limit, readEnd - readStart)
+        guard count > 0 else { return "" }
+        let bytes = UnsafeRawBufferPointer(start: readBuffer + readStart, count: count)
+        return WebSocketHandshake.printable(String(decoding: bytes, as: UTF8.self))
     }
 
     /// Reads an HTTP head into the read buffer; bytes after it stay buffered as the first frames.

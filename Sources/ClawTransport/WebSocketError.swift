@@ -3,8 +3,9 @@
 @_spi(Engine) public enum WebSocketError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The server did not answer the upgrade with a valid 101; carries its status line (or why not).
     case handshakeFailed(String)
-    /// The server answered the upgrade with another HTTP status (a proxy's 302 or 403, a 404…).
-    case upgradeRejected(httpStatus: Int, statusLine: String)
+    /// The server answered the upgrade with another HTTP status (a proxy's 302 or 403, a 404…);
+    /// `body`: the start of the response's body when it came with the head (printable, ≤ 200 bytes).
+    case upgradeRejected(httpStatus: Int, statusLine: String, body: String = "")
     /// The peer broke RFC 6455; `code` is the close code we sent (1002, 1007, 1009).
     case protocolViolation(code: UInt16, reason: String)
     /// The peer closed the connection with a close frame (code nil when the frame had none).
@@ -15,7 +16,7 @@
         switch self {
         case .handshakeFailed(let what):
             return "WebSocket handshake failed: \(what)"
-        case .upgradeRejected(_, let statusLine):
+        case .upgradeRejected(_, let statusLine, _):
             return "WebSocket upgrade rejected: \(statusLine)"
         case .protocolViolation(let code, let reason):
             return "WebSocket protocol error (closed with \(code)): \(reason)"

@@ -15,6 +15,7 @@ final class Gateway: @unchecked Sendable {
     let hub: EventHub
     /// Suspension, the restart and 1013 faults, the operator access policy.
     let admission: Admission
+    let preauthBudget: PreauthBudget
     /// Connects kept open for a pairing decision (`device-pairing-wait`).
     let pairingWaiters = PairingWaiters()
     let startedAtMs = WallClock.milliseconds()
@@ -38,6 +39,7 @@ final class Gateway: @unchecked Sendable {
         hostName = ProcessInfo.processInfo.hostName
         startingConnectsLeft = options.startingConnects
         admission = Admission(options: options)
+        preauthBudget = PreauthBudget(limit: options.maxUnauthenticated)
         if let fixture = options.historyFixture { history.loadFixture(count: fixture.count, bytes: fixture.bytes) }
     }
 

@@ -23,6 +23,8 @@ final class ClientConnection: EventSink, PairingWaiter, @unchecked Sendable {
     private let writerDone = DispatchSemaphore(value: 0)
     /// `--ping-ms`: this connection's keepalive, once connected.
     private var keepAlive: KeepAlive? = nil
+    /// The client address holding a place in the gateway's pre-auth budget, until hello-ok or the end.
+    private var budgetAddress: String? = nil
 
     private var options: SimulatorOptions { gateway.options }
 
@@ -92,7 +94,10 @@ final class ClientConnection: EventSink, PairingWaiter, @unchecked Sendable {
     // MARK: Reader
 
     private func runReader() {
-        defer { server.connectionEnded(self) }
+        defer {
+            releaseBudget()
+            server.connectionEnded(self)
+        }
         let stream: ByteStream
         if let context = server.tlsContext {
             guard let tls = try? TLSStream.server(over: tcp, context: context, deadline: .after(seconds: 10)) else {
@@ -163,6 +168,7 @@ final class ClientConnection: EventSink, PairingWaiter, @unchecked Sendable {
             return
         case .accepted(let client, let requestId):
             stateLock.withLock { accepted = client }
+            releaseBudget()
             socket.maxMessageSize = GatewayVocabulary.maxPayload
             let tracked = gateway.addPresence(for: client)
             let hello = HelloOkBuilder(options: options, snapshot: gateway.snapshot).payload(for: client)
@@ -269,12 +275,28 @@ final class ClientConnection: EventSink, PairingWaiter, @unchecked Sendable {
     private func admitUpgrade(_ head: HTTPHead) -> (status: Int, response: [UInt8])? {
         let names = JSONValue.array(head.headers.map { .string($0.name) })
         server.log?.record(direction: "upgrade", connection: number, frame: Array(names.compactText.utf8), isJSON: true)
+        let address = tcp.remoteAddress?.host ?? "unknown"
+        guard gateway.preauthBudget.acquire(address) else {
+            server.log?.record(direction: "refused", connection: number,
+                               frame: Array(#"{"status":503,"reason":"\#(PreauthBudget.refusalBody)"}"#.utf8), isJSON: true)
+            return (503, PreauthBudget.refusal)
+        }
+        stateLock.withLock { budgetAddress = address }
         let required = options.edgeAuth
         guard !required.isEmpty, !required.allSatisfy({ head.value(of: $0.name) == $0.value }) else { return nil }
         let body = "login required"
         let response = "HTTP/1.1 302 Found\r\nLocation: https://login.example/cdn-cgi/access/login\r\n"
             + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body
         return (302, Array(response.utf8))
+    }
+
+    /// Gives the pre-auth place back (once): the socket authenticated or ended.
+    private func releaseBudget() {
+        let address = stateLock.withLock { () -> String? in
+            defer { budgetAddress = nil }
+            return budgetAddress
+        }
+        if let address { gateway.preauthBudget.release(address) }
     }
 
     private func runWriter(_ socket: WebSocketConnection) {

@@ -21,7 +21,7 @@
 
     @_spi(Engine) public init(session: GatewaySession, pingInterval: Double = KeepAlive.defaultPingInterval) {
         self.session = session
-        keepAlive = KeepAlive(tickIntervalMs: session.hello.tickIntervalMs, pingInterval: pingInterval)
+        keepAlive = KeepAlive(tickIntervalMs: session.hello.tickIntervalMs, pingInterval: pingInterval, now: MonotonicClock.nanoseconds())
     }
 
     /// A frame already received, or nil; never waits (the read, when one is needed, polls with a zero
@@ -39,12 +39,13 @@
     /// `consumerBehind` the socket is read ahead instead, and is watched only while there is room.
     @_spi(Engine) public func wait(_ first: Int32, _ second: Int32, until deadline: Deadline, consumerBehind: Bool = false)
         throws(GatewayError) -> (first: Bool, second: Bool) {
+        let now = MonotonicClock.nanoseconds()
         if sawFrame || consumerBehind {
-            keepAlive.heardFromGateway()
+            keepAlive.heardFromGateway(now: now)
             sawFrame = false
         }
         let socketHasRoom = consumerBehind ? session.readAhead() : true
-        switch keepAlive.due() {
+        switch keepAlive.due(now: now) {
         case .nothing: break
         case .ping: try session.ping(deadline: .after(seconds: 5))
         case .silence:
@@ -53,7 +54,7 @@
         }
         let socket = socketHasRoom && session.isOpen ? session.fileDescriptor : -1
         do {
-            let ready = try Poll.readable(socket, first, second, until: min(deadline, keepAlive.nextCheck))
+            let ready = try Poll.readable(socket, first, second, until: min(deadline, Deadline(nanoseconds: keepAlive.nextCheck)))
             return (ready.second, ready.third)
         } catch {
             throw .connectionLost("poll failed: errno \(error.code)", closeCode: nil)

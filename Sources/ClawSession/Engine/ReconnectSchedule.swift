@@ -34,27 +34,21 @@
         min(30, 2 * Double(tickIntervalMs) / 1000)
     }
 
-    /// Whether a connection that heard (or did not hear) from the gateway and lasted since `connectedAt` was healthy.
-    @_spi(Engine) public static func wasHealthy(heardSinceHello: Bool, connectedAt: Deadline, tickIntervalMs: Int) -> Bool {
-        heardSinceHello
-            || Deadline.now.nanoseconds - connectedAt.nanoseconds >= UInt64(healthyAfter(tickIntervalMs: tickIntervalMs) * 1e9)
-    }
-
-    /// A connect attempt failed with `error`.
-    @_spi(Engine) public mutating func connectFailed(_ error: GatewayError) -> Decision {
+    /// A connect attempt failed with `error`; `random` (0…1) draws the jitter.
+    @_spi(Engine) public mutating func connectFailed(_ error: GatewayError, random: Double) -> Decision {
         failures += 1
-        return next(error)
+        return next(error, random: random)
     }
 
     /// An established connection ended with `error`.
-    @_spi(Engine) public mutating func connectionLost(_ error: GatewayError, healthy: Bool) -> Decision {
+    @_spi(Engine) public mutating func connectionLost(_ error: GatewayError, healthy: Bool, random: Double) -> Decision {
         if healthy { failures = 0 } else { failures += 1 }
-        return next(error)
+        return next(error, random: random)
     }
 
-    private mutating func next(_ error: GatewayError) -> Decision {
+    private mutating func next(_ error: GatewayError, random: Double) -> Decision {
         if let maxRetries, failures > maxRetries { return .giveUp }
-        let delay = restartDelay ?? error.retryAfterSeconds ?? backoff.delay(attempt: max(failures, 1))
+        let delay = restartDelay ?? error.retryAfterSeconds ?? backoff.delay(attempt: max(failures, 1), random: random)
         restartDelay = nil
         return .retry(afterSeconds: delay)
     }

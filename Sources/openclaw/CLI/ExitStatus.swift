@@ -14,7 +14,8 @@ enum ExitStatus: Int32 {
 
     init(_ error: GatewayError) {
         switch error {
-        case .cannotConnect, .connectFailed, .upgradeRejected, .certificateRejected, .connectionLost, .unavailable: self = .connection
+        case .cannotConnect, .connectFailed, .upgradeRejected, .certificateRejected, .connectionLost, .unavailable,
+             .admissionRefused: self = .connection
         case .authenticationFailed: self = .authentication
         case .timedOut, .handshakeTimedOut, .handshakeStepTimedOut: self = .timeout
         case .protocolError: self = .protocolError

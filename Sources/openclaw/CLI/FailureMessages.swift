@@ -45,6 +45,10 @@ enum FailureMessages {
                 return "a proxy in front of the gateway answered the WebSocket upgrade with HTTP \(status) (\(line)): the gateway behind it is down, starting or unreachable"
             }
             return "the gateway rejected the WebSocket upgrade (HTTP \(status)): \(line)\(hint)"
+        case .admissionRefused(.tooManyUnauthenticatedSockets):
+            return "the gateway refused the connection for now: too many connections from this address are still authenticating (HTTP 503 \"Too many unauthenticated sockets\")"
+        case .admissionRefused(.notReady(let words)):
+            return "the gateway is not accepting connections yet (HTTP 503 \"\(Console.oneLine(words))\")"
         case .certificateRejected(let host, let detail, let nameMismatch):
             let hint = nameMismatch
                 ? ": the certificate is for another name (use --tls-fingerprint to pin it)"

@@ -56,8 +56,8 @@ struct Watcher {
     let context: CommandContext
     let options: SessionOptions
     let filter: WatchFilter
-    /// The library's reconnect rule: backoff, `--max-retries`, a delay a `shutdown` announced.
-    private var schedule: ReconnectSchedule
+    /// The engine's connection life: backoff, `--max-retries`, a delay a `shutdown` announced, health.
+    private var life: ConnectionLife
     let reconnects: Bool
     let clientEvents: Bool
     let resync: Bool
@@ -66,17 +66,17 @@ struct Watcher {
     let subscribeSessions: Bool
     let subscribeMessages: Bool
     private var printed = 0
-    /// The connection being followed has delivered a frame since hello-ok (set by `follow`).
-    private var heardSinceHello = false
-
 
     init(context: CommandContext, options: SessionOptions) {
         self.context = context
         self.options = options
         let watch = context.options.watch
         filter = WatchFilter(watch, session: context.global.session)
-        schedule = ReconnectSchedule(backoff: Backoff(base: watch.backoffBase ?? 1, maximum: watch.backoffMax ?? 30),
-                                     maxRetries: watch.maxRetries)
+        var rules = ConnectionLife.Rules()
+        rules.reconnects = true
+        rules.schedule = ReconnectSchedule(backoff: Backoff(base: watch.backoffBase ?? 1, maximum: watch.backoffMax ?? 30),
+                                           maxRetries: watch.maxRetries)
+        life = ConnectionLife(rules)
         reconnects = !watch.noReconnect
         clientEvents = watch.clientEvents
         resync = watch.resync
@@ -86,24 +86,21 @@ struct Watcher {
         subscribeMessages = watch.messages
     }
 
-    /// The state machine: connecting → connected → (lost) → reconnecting → connecting …, with the
-    /// library's reconnect rule (`ReconnectSchedule`).
+    /// Drives the engine's connection life (`ConnectionLife`): connect, follow, and on a loss wait as it
+    /// decides and connect again, or end as it decides.
     mutating func run() throws {
-        var everConnected = false
         while true {
             let session: GatewaySession
+            life.connecting()
             do {
                 session = try context.connect(options, waitsWhileUnavailable: false)
             } catch let error as GatewayError {
-                guard error.isRetryable, reconnects else { throw error }
-                // A starting, suspended or restarting gateway says when to come back; a shutdown said
-                // how long it would take.
-                let delay = try delayOrGiveUp(schedule.connectFailed(error), error)
-                let failures = schedule.failures
+                guard reconnects else { throw error }
+                let delay = try delayOrEnd(life.connectFailed(error, now: MonotonicClock.nanoseconds()))
                 let reason = FailureMessages.sentence(for: error)
                 // Waiting out a gateway that is suspended, restarting or starting is quiet on stderr.
                 report("connect-failed", Self.isPassing(error) ? nil : "\(reason); retrying in \(formatDelay(delay))",
-                       ["attempt": JSONValue(failures), "delayMs": JSONValue(Int(delay * 1000)),
+                       ["attempt": JSONValue(life.failures), "delayMs": JSONValue(Int(delay * 1000)),
                         "code": .string(Self.code(of: error)), "message": .string(reason)])
                 try pause(delay)
                 continue
@@ -111,24 +108,21 @@ struct Watcher {
                 try finish()  // a signal while connecting (an SSH tunnel opening, a starting gateway): as anywhere else
             }
             let hello = session.hello
-            if everConnected {
-                report("reconnected", "reconnected to \(options.url)", ["attempts": JSONValue(schedule.failures + 1)])
+            if life.wasConnected {
+                report("reconnected", "reconnected to \(options.url)", ["attempts": JSONValue(life.failures + 1)])
             } else {
                 var fields: JSONObject = ["protocol": JSONValue(hello.protocolVersion)]
                 if let version = hello.serverVersion { fields["serverVersion"] = .string(version) }
                 if let id = hello.connectionID { fields["connId"] = .string(id) }
                 report("connected", nil, fields)
             }
-            schedule.restartDelay = nil
-            let connectedAt = Deadline.now
-            let lost = context.sshTunnels.explain(try follow(session, isReconnect: everConnected))
+            let isReconnect = life.wasConnected
+            life.connected(tickIntervalMs: hello.tickIntervalMs, now: MonotonicClock.nanoseconds())
+            let lost = context.sshTunnels.explain(try follow(session, isReconnect: isReconnect))
             // Explained once: its ssh goes now, not after the backoff (the dispatcher finds none left).
             context.sshTunnels.stopAll()
-            everConnected = true
             guard reconnects else { throw lost }
-            let healthy = ReconnectSchedule.wasHealthy(heardSinceHello: heardSinceHello, connectedAt: connectedAt,
-                                                       tickIntervalMs: hello.tickIntervalMs)
-            let delay = try delayOrGiveUp(schedule.connectionLost(lost, healthy: healthy), lost)
+            let delay = try delayOrEnd(life.lost(lost, now: MonotonicClock.nanoseconds()))
             let reason = FailureMessages.sentence(for: lost)
             report("disconnected", Self.isPassing(lost) ? nil : "\(reason); reconnecting in \(formatDelay(delay))",
                    ["reason": .string(reason), "delayMs": JSONValue(Int(delay * 1000))])
@@ -144,13 +138,18 @@ struct Watcher {
     }
 
     /// The delay before the next attempt; after `--max-retries` failed attempts in a row a `gave-up`
-    /// line, then exit 3.
-    private func delayOrGiveUp(_ decision: ReconnectSchedule.Decision, _ error: GatewayError) throws -> Double {
-        if case .retry(let seconds) = decision { return seconds }
-        let reason = FailureMessages.sentence(for: error)
-        report("gave-up", nil, ["attempts": JSONValue(schedule.failures), "code": .string(Self.code(of: error)),
-                                "message": .string(reason)])
-        throw CommandFailure(.connection, "\(reason) (gave up after \(schedule.maxRetries ?? 0) retries)")
+    /// line, then exit 3; an error not worth retrying ends the watch with it.
+    private func delayOrEnd(_ decision: ConnectionLife.Decision) throws -> Double {
+        switch decision {
+        case .retry(_, let seconds, _): return seconds
+        case .end(.gaveUp(let error, let retries)):
+            let reason = FailureMessages.sentence(for: error)
+            report("gave-up", nil, ["attempts": JSONValue(life.failures), "code": .string(Self.code(of: error)),
+                                    "message": .string(reason)])
+            throw CommandFailure(.connection, "\(reason) (gave up after \(retries) retries)")
+        case .end(.failed(let error)): throw error
+        case .end: throw WatchFinished()
+        }
     }
 
     /// A stable word for the kind of failure, for `--client-events` consumers.
@@ -164,6 +163,7 @@ struct Watcher {
         case .timedOut, .handshakeTimedOut, .handshakeStepTimedOut: return "timeout"
         case .protocolError: return "protocol"
         case .unavailable: return "UNAVAILABLE"
+        case .admissionRefused: return "http-503"
         case .invalidRequest: return "invalid-request"
         }
     }
@@ -177,7 +177,6 @@ struct Watcher {
         var outer = SequenceTracker()
         var runs = RunSequences()
         var resyncID: String? = nil
-        heardSinceHello = false
         if isReconnect && resync {
             let params: JSONValue = [ChatField.sessionKey: .string(filter.session ?? "main")]
             do { resyncID = try session.send(method: GatewayMethod.chatHistory, params: params, deadline: context.deadline) } catch { return error }
@@ -198,7 +197,7 @@ struct Watcher {
             case .input: continue
             case .timeout: throw context.timeoutFailure("watching")
             case .frame(let frame):
-                heardSinceHello = true
+                life.heard()
                 if let id = frame.responseID {
                     if let method = subscriptions.removeValue(forKey: id), let error = frame.error {
                         if context.raw { context.printFrame(frame) }
@@ -226,7 +225,7 @@ struct Watcher {
                 let ended = frame.endsRun
                 if ended { runs.end(frame) }
                 if frame.fields.event?.word == .shutdown {
-                    schedule.restartDelay = ReconnectSchedule.restartDelay(announcedBy: frame.payload)
+                    life.restartAnnounced(seconds: ReconnectSchedule.restartDelay(announcedBy: frame.payload))
                 }
                 guard filter.accepts(name, frame: frame, hello: hello) else { continue }
                 Self.emit(frame, context: context)

@@ -3,11 +3,14 @@
 @_spi(Engine) import ClawProtocol
 @_spi(Engine) import ClawSession
 
-/// What a failed connect may wait for before the next try, all within the command's deadline
-/// (docs/cli.md "Timeouts"); a signal ends any wait (130/143):
+/// The CLI's side of a one-shot command's connect attempts: the engine's connection life
+/// (`ConnectionLife`) decides whether and how long to wait after a failed connect, all within the
+/// command's deadline (docs/cli.md "Timeouts"); this says so on stderr and waits, and a signal ends
+/// any wait (130/143):
 /// - a gateway that is suspended, draining for a restart or starting (`UNAVAILABLE` worth waiting
-///   out, or a connect closed with 1013): asked again after the delay it names, 1 s unless it says,
-///   with one note per wait;
+///   out, or a connect closed with 1013): asked again after the delay it names, with one note per wait;
+/// - a gateway past its cap of unauthenticated sockets per address (`HTTP 503` "Too many
+///   unauthenticated sockets"), or whose WebSockets are not ready: asked again with jitter, one note;
 /// - with `--retry-connrefused`, a gateway that is not listening yet: asked again with a growing delay;
 /// - with `--wait-for-pairing`, an unpaired device: the decision on the open connection when the
 ///   gateway keeps it open for it, otherwise by asking again until it is approved.
@@ -15,64 +18,49 @@ struct ConnectWaits {
     let context: CommandContext
     let url: String
     let deadline: Deadline
-    /// False for `watch`, which reports and paces its own reconnects.
-    let waitsWhileUnavailable: Bool
-    let retriesRefused: Bool
     /// False for `gateway call`, whose stderr is the official CLI's.
     let notes: Bool
-    private var refusedAttempts = 0
-    private var pairingAttempts = 0
-    private var notedRefused = false
+    private var life: ConnectionLife
     private var notedPairing = false
-
-    /// Delays between tries for a gateway not listening yet: 0.25 s doubling to 2 s (as curl's retries grow).
-    static let refusedBackoff = Backoff(base: 0.25, maximum: 2)
-    /// Delays between tries for a pairing request the gateway does not let us wait on: 1 s doubling to 5 s.
-    static let pairingBackoff = Backoff(base: 1, maximum: 5)
 
     init(context: CommandContext, url: String, deadline: Deadline, waitsWhileUnavailable: Bool, notes: Bool) {
         self.context = context
         self.url = url
         self.deadline = deadline
-        self.waitsWhileUnavailable = waitsWhileUnavailable
-        retriesRefused = waitsWhileUnavailable && context.global.retryConnectionRefused
         self.notes = notes
+        var rules = ConnectionLife.Rules()
+        rules.waitsOutUnavailable = waitsWhileUnavailable
+        rules.retriesRefused = waitsWhileUnavailable && context.global.retryConnectionRefused
+        rules.waitsForPairing = context.global.waitForPairing
+        rules.deadline = deadline.nanoseconds
+        life = ConnectionLife(rules)
     }
 
     /// Returns when the connect should be tried again; throws what ends the command otherwise.
     mutating func wait(after error: GatewayError) throws {
-        switch error {
-        case .unavailable(let reason, _) where waitsWhileUnavailable:
-            guard let seconds = error.retryAfterSeconds else { throw error }
-            let retryAt = Deadline.after(seconds: seconds)
-            guard retryAt < deadline else { throw error }
-            note("\(reason); trying again in \(formatDelay(seconds))")
-            try pause(until: retryAt)
-        case .connectFailed where retriesRefused && error.isConnectionRefused:
-            refusedAttempts += 1
-            let seconds = Self.refusedBackoff.delay(attempt: refusedAttempts)
-            let retryAt = Deadline.after(seconds: seconds)
-            guard retryAt < deadline else { throw error }
-            if !notedRefused {
-                note("nothing is listening at \(url) yet; waiting for the gateway to start (--retry-connrefused)")
-                notedRefused = true
+        if case .authenticationFailed(.pairingPending(let pending), _) = error { return try waitOnOpenConnection(pending) }
+        switch life.connectFailed(error, now: MonotonicClock.nanoseconds()) {
+        case .retry(let at, let seconds, let why):
+            switch why {
+            case .unavailable(let reason):
+                note("\(reason); trying again in \(formatDelay(seconds))")
+            case .admission(let first):
+                if first { note(FailureMessages.sentence(for: error) + "; trying again within --timeout") }
+            case .refused(let first):
+                if first { note("nothing is listening at \(url) yet; waiting for the gateway to start (--retry-connrefused)") }
+            case .pairing(let requestId, let reason, let first):
+                if first && !notedPairing {
+                    note(FailureMessages.sentence(for: AuthFailure.pairingRequired(requestId: requestId, reason: reason))
+                         + "; waiting for the approval, asking again every few seconds (--wait-for-pairing)")
+                    notedPairing = true
+                }
+            case .reconnect:
+                break
             }
-            try pause(until: retryAt)
-        case .authenticationFailed(.pairingPending(let pending), _):
-            try waitOnOpenConnection(pending)
-        case .authenticationFailed(.pairingRequired(let requestId, let reason), _) where context.global.waitForPairing:
-            // The gateway did not keep the connect open: ask again until the request is approved.
-            pairingAttempts += 1
-            let seconds = Self.pairingBackoff.delay(attempt: pairingAttempts)
-            let retryAt = Deadline.after(seconds: seconds)
-            guard retryAt < deadline else { throw stillUnpaired(requestId: requestId) }
-            if !notedPairing {
-                note(FailureMessages.sentence(for: AuthFailure.pairingRequired(requestId: requestId, reason: reason))
-                     + "; waiting for the approval, asking again every few seconds (--wait-for-pairing)")
-                notedPairing = true
-            }
-            try pause(until: retryAt)
-        default:
+            try pause(until: Deadline(nanoseconds: at))
+        case .end(.stillUnpaired(let requestId)):
+            throw stillUnpaired(requestId: requestId)
+        case .end:
             throw error
         }
     }
