@@ -34,7 +34,8 @@ took
 # The exchange directory: the source package in, results out; RUN directories hold the overlays' upper
 # layers, deleted afterwards (nothing is mounted there outside the private namespaces).
 x=$state/exchange
-rm -rf "$x" "$state/run" && mkdir -p "$x/in" "$state/run"
+rm -rf "$state/run" && mkdir -p "$x" "$state/run" && find "$x" -mindepth 1 -maxdepth 1 ! -name apt-archives -exec rm -rf {} +
+mkdir -p "$x/in" "$x/apt-archives/partial"   # apt-archives: the test dependencies' .debs, kept between runs
 cp "$dsc" "$outdir/openclaw_$upstream.orig.tar.xz" "$outdir/openclaw_$version.debian.tar.xz" "$x/in/"
 cleanup() { rm -rf "$state/run"; }
 trap cleanup EXIT
@@ -115,6 +116,7 @@ step "autopkgtest (null testbed in a fresh overlay of the check root; test depen
 rm -rf "$x/autopkgtest"
 status=0
 unshare --mount --propagation private "$here/in-root.sh" "$state/check-root" "$state/run/autopkgtest" "$x" "
+    echo 'Dir::Cache::Archives "/srv/apt-archives/";' >/etc/apt/apt.conf.d/90openclaw-archives
     apt-get update -qq
     autopkgtest --output-dir /srv/autopkgtest /srv/in/openclaw_$version.dsc /srv/in/openclaw_${version}_$arch.deb -- null \
         >/srv/autopkgtest.log 2>&1" || status=$?
