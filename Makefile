@@ -24,18 +24,19 @@ RELEASE_ENV = PKG_CONFIG_PATH=$(STATIC_LIBS) OPENCLAW_LINK=static OPENCLAW_COMMI
 DEB_SCRATCH := .build-deb
 STATIC_SQLITE := $(CURDIR)/.build-static-sqlite
 
-.PHONY: help deps build release test check-layers check-consumable check-api docs examples demo bench install uninstall completions man clean fuzz deb dist deb-build package-test arm64 test-arm64 debsrc debsrc-check debian-build debian-test debian-clean
+.PHONY: help deps build release test check check-layers check-consumable check-api docs examples demo bench install uninstall completions man clean fuzz deb dist deb-build package-test arm64 test-arm64 debsrc debsrc-check debian-build debian-test debian-clean
 
 help:
 	@echo "make deps      install what make test needs and this machine lacks (apt-get; sudo when not root)"
 	@echo "make build     debug build of openclaw and openclaw-gateway-sim"
 	@echo "make release   optimised build"
-	@echo "make test      build and run every test (unit and end-to-end)"
+	@echo "make test      the contributor's loop: layers, debug build, every unit and end-to-end test (~6 min)"
+	@echo "make check     the full gate CI runs: make test, then consumer, API, docs, snippets, examples, TSan, packages, real-world"
 	@echo "make check-layers  the module layers of ARCHITECTURE.md hold, only ClawSystem imports the C library (run by make test)"
-	@echo "make check-consumable  a package depending on a tagged clone with from: builds (run by make test)"
-	@echo "make check-api  the library's public API against the last release in RELEASES; a break needs a breaking bump in CHANGELOG.md (run by make test)"
-	@echo "make docs      the library's DocC documentation into .build/docs; a broken symbol link fails it (run by make test)"
-	@echo "make examples  build Examples/ and run each example against the simulator (run by make test)"
+	@echo "make check-consumable  a package depending on a tagged clone with from: builds (run by make check)"
+	@echo "make check-api  the library's public API against the last release in RELEASES; a break needs a breaking bump in CHANGELOG.md (run by make check)"
+	@echo "make docs      the library's DocC documentation into .build/docs; a broken symbol link fails it (run by make check)"
+	@echo "make examples  build Examples/ and run each example against the simulator (run by make check)"
 	@echo "make snippets  compile every Swift block of README.md and the DocC articles (scripts/snippets.py)"
 	@echo "make demo      start the bundled simulator, send a message, print the history"
 	@echo "make bench     release build, then one-shot latency, watch throughput and peak RSS"
@@ -64,10 +65,16 @@ release:
 deps:
 	scripts/install-deps.sh test
 
-# Set-up, every test in a debug build, the wire and JSON tests again optimised, the packages;
-# every step runs, and a summary ends the output (scripts/test.sh).
+# The contributor's loop: the layers check, the debug build and the package's tests (unit and
+# end-to-end against the simulator). Every step runs; a summary ends the output (scripts/test.sh).
 test:
-	SWIFT="$(SWIFT)" MAKE="$(MAKE)" scripts/test.sh
+	SWIFT="$(SWIFT)" MAKE="$(MAKE)" scripts/test.sh test
+
+# The full gate (.ci/run): make test's steps, then the consumer on a tag, the public API, the docs and
+# every Swift snippet, the examples, ThreadSanitizer, the optimised suites, the packages and the
+# real-world suites; each build with its own flags once.
+check:
+	SWIFT="$(SWIFT)" MAKE="$(MAKE)" scripts/test.sh check
 
 # The module layout of ARCHITECTURE.md: Package.swift's dependencies point down, and only
 # ClawSystem imports the C library, the CLI and the simulator included (scripts/check-layers.py);

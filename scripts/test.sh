@@ -1,9 +1,18 @@
 #!/usr/bin/env bash
-# test.sh: `make test`. Runs every step even when one fails, keeps each step's whole output in
-# .build/test-logs/STEP.log, and ends with a summary a person can read: each step, how many tests
-# it ran, how long it took, and the name of every test that failed.
+# test.sh: `make test` (the contributor's loop) and `make check` (the full gate, `scripts/test.sh check`).
+# Runs every step even when one fails, keeps each step's whole output in .build/test-logs/STEP.log, and
+# ends with a summary a person can read: each step, how many tests it ran, how long it took, and the
+# name of every test that failed.
+#
+#   make test:  the layers check, the debug build, and the package's tests (unit and end-to-end
+#               against the simulator), the engine's rules in virtual time among them.
+#   make check: make test's steps, then everything else that guards a release: the consumer on a tag,
+#               the public API, the DocC docs and every Swift snippet, the examples, ThreadSanitizer,
+#               the optimised wire suites, the packages, and the real-world suites.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+mode=${1:-test}
+case $mode in test|check) ;; *) echo "usage: scripts/test.sh [test|check]" >&2; exit 2 ;; esac
 swift=${SWIFT:-swift}
 make=${MAKE:-make}
 logs=.build/test-logs
@@ -51,13 +60,14 @@ failed_tests() {
 
 scripts/install-deps.sh test || exit 1
 step check-layers "$make" --no-print-directory check-layers
-step check-consumable "$make" --no-print-directory check-consumable
-step check-api "$make" --no-print-directory check-api
 if step build "$swift" build --build-tests; then
     step tests "$swift" test --skip-build
 else
     summary+=("skipped tests (the build failed)")
 fi
+if [ "$mode" = check ]; then
+step check-consumable "$make" --no-print-directory check-consumable
+step check-api "$make" --no-print-directory check-api
 # The library's DocC articles and symbol links (make docs), then the Examples package built against the
 # library and each example run against the simulator, README.md's quick start among them (make examples).
 step docs "$make" --no-print-directory docs
@@ -78,11 +88,14 @@ step real-world env OPENCLAW_STATIC="$PWD/.build/release/openclaw" Tests/RealWor
 # The CA chain again with the shipped static binary (its OpenSSL and start-up are the release ones).
 step real-world-static env OPENCLAW="$PWD/.build/release/openclaw" SIMULATOR="$PWD/.build/release/openclaw-gateway-sim" \
     Tests/RealWorld/run.sh tls-chain
+# Every ```swift block of README.md and of the DocC articles, compiled (make snippets).
+step snippets "$make" --no-print-directory snippets
+fi
 
 printf '\n==> summary (logs in %s)\n' "$logs"
 printf '%s\n' "${summary[@]}"
 if [ "$failed_steps" -gt 0 ]; then
-    printf 'make test: %d step(s) failed\n' "$failed_steps"
+    printf 'make %s: %d step(s) failed\n' "$mode" "$failed_steps"
     exit 1
 fi
-echo "make test: all passed"
+echo "make $mode: all passed"

@@ -153,10 +153,22 @@ public enum ConnectionState: Sendable, Equatable {
     /// Attempt `attempt` (1 after a healthy connection was lost) is under way.
     case connecting(attempt: Int)
     case connected
-    /// The last attempt or connection failed with `reason`; the next comes after `delay`.
-    case waitingToReconnect(delay: Duration, reason: String)
+    /// The last attempt or connection failed with `reason` (its `code` to decide on, its `description`
+    /// to show); the next comes after `delay`.
+    case waitingToReconnect(delay: Duration, reason: GatewayClientError)
     /// `run()` has ended.
     case closed
+
+    /// Equal states; two reasons are equal when their code and their words are.
+    public static func == (a: ConnectionState, b: ConnectionState) -> Bool {
+        switch (a, b) {
+        case (.connecting(let x), .connecting(let y)): return x == y
+        case (.connected, .connected), (.closed, .closed): return true
+        case (.waitingToReconnect(let d1, let r1), .waitingToReconnect(let d2, let r2)):
+            return d1 == d2 && r1.code == r2.code && r1.description == r2.description
+        default: return false
+        }
+    }
 }
 
 /// The shared, lock-protected part of a `GatewayClient`.
@@ -210,7 +222,7 @@ final class ClientState: @unchecked Sendable {
 
     /// Waits `seconds` before the next attempt, as `.waitingToReconnect`; false when cancelled.
     func pause(_ seconds: Double, reason: GatewayClientError) async -> Bool {
-        publish(.waitingToReconnect(delay: .milliseconds(Int64(seconds * 1000)), reason: reason.description))
+        publish(.waitingToReconnect(delay: .milliseconds(Int64(seconds * 1000)), reason: reason))
         do { try await Task.sleep(for: .milliseconds(Int64(seconds * 1000))) } catch { return false }
         return true
     }

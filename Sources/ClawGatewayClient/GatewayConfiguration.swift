@@ -148,6 +148,11 @@ public struct GatewayConfiguration: Sendable {
                 throw GatewayClientError(configuration: .deviceKey, "cannot make a device key: \(error)")
             }
         }
+        // Plaintext only to loopback (or, with OPENCLAW_ALLOW_INSECURE_PRIVATE_WS=1, a private network), as
+        // the CLI and the official client: a URL given in code meets the rule `official()` applies.
+        if !usesResolution && options.sshRoute == nil && !PlaintextWebSocketPolicy.allows(parsed, environment: env) {
+            throw GatewayClientError(ConfigError.insecureWebSocket(url: "\(parsed)", source: .option(.url)))
+        }
         return options
     }
 }

@@ -56,3 +56,19 @@ extension ClientLibraryTests {
         }
     }
 }
+
+extension ClientLibraryTests {
+    /// The CLI's plaintext rule, for a URL given in code: `ws://` only to loopback.
+    @Suite struct PlaintextRule {
+        @Test func plaintextToAHostThatIsNotLoopbackIsRefusedBeforeAnySocket() async throws {
+            let configuration = GatewayConfiguration(url: "ws://gateway.example.com:18789")
+            let error = await #expect(throws: GatewayClientError.self) {
+                try await GatewayConnection.withConnection(configuration) { _ in }
+            }
+            #expect(error?.code == .invalidConfiguration)
+            #expect(error?.configurationProblem == .insecureURL)
+            #expect(error?.isRetryable == false)
+            #expect(error?.description.contains("OPENCLAW_ALLOW_INSECURE_PRIVATE_WS=1") == true, "\(String(describing: error))")
+        }
+    }
+}

@@ -13,13 +13,15 @@ extension GatewayFixture {
 extension ClientLibraryTests {
     /// Cancelling the task that started a run aborts the run once, at once, whichever await sees it.
     @Suite struct RunCancellation {
-        /// A reply that outlasts every test: 20,000 words, one every 2 ms.
-        static let longReply = ["--reply", "lorem:20000", "--delta-ms", "2"]
+        /// A reply that outlasts every test: 3,000 words, one every 5 ms (15 s; each delta carries the
+        /// whole text so far, so the gateway's log stays some tens of megabytes).
+        static let longReply = ["--reply", "lorem:3000", "--delta-ms", "5"]
 
         @Test func aCancellationSeenByTaskSleepInTheLoopAbortsTheRun() async throws {
             let fixture = try GatewayFixture(Self.longReply)
             let started = AsyncStream<String>.makeStream()
             let reader = Task {
+                defer { started.continuation.finish() }
                 try await GatewayConnection.withConnection(fixture.configuration) { gateway in
                     let run = try await gateway.send("a story read slowly")
                     started.continuation.yield(run.runId)
@@ -28,6 +30,7 @@ extension ClientLibraryTests {
             }
             var runId = ""
             for await id in started.stream { runId = id; break }
+            try #require(!runId.isEmpty, "the run started")
             reader.cancel()
             await #expect(throws: CancellationError.self) { try await reader.value }
             // withConnection has closed the connection: what it posted went out before the close.
@@ -40,12 +43,14 @@ extension ClientLibraryTests {
             let gateway = try await GatewayConnection.connect(fixture.configuration)
             let started = AsyncStream<String>.makeStream()
             let reader = Task {
+                defer { started.continuation.finish() }
                 let run = try await gateway.send("a story read slowly")
                 started.continuation.yield(run.runId)
                 for try await _ in run { try await Task.sleep(for: .milliseconds(10)) }
             }
             var runId = ""
             for await id in started.stream { runId = id; break }
+            try #require(!runId.isEmpty, "the run started")
             reader.cancel()
             await #expect(throws: CancellationError.self) { try await reader.value }
             #expect(await eventually { fixture.aborts(of: runId) == 1 })
@@ -58,6 +63,7 @@ extension ClientLibraryTests {
             let gate = Gate()
             let started = AsyncStream<String>.makeStream()
             let reader = Task {
+                defer { started.continuation.finish() }
                 try await GatewayConnection.withConnection(fixture.configuration) { gateway in
                     let run = try await gateway.send("a story for a stalled pipe")
                     for try await _ in run {
@@ -68,6 +74,7 @@ extension ClientLibraryTests {
             }
             var runId = ""
             for await id in started.stream { runId = id; break }
+            try #require(!runId.isEmpty, "the run started")
             reader.cancel()
             // The reader is still blocked: the abort was posted by the cancellation itself.
             #expect(await eventually { fixture.aborts(of: runId) == 1 })
@@ -94,6 +101,7 @@ extension ClientLibraryTests {
             let finished = AsyncStream<String>.makeStream()
             let gate = Gate()
             let reader = Task {
+                defer { finished.continuation.finish() }
                 try await GatewayConnection.withConnection(fixture.configuration) { gateway in
                     let run = try await gateway.send("a short one")
                     for try await _ in run {}
@@ -104,6 +112,7 @@ extension ClientLibraryTests {
             }
             var runId = ""
             for await id in finished.stream { runId = id; break }
+            try #require(!runId.isEmpty, "the run ended")
             reader.cancel()
             gate.release()
             _ = try? await reader.value

@@ -274,7 +274,7 @@ struct CLISSHTunnelTests {
         #expect(tunnel.sshLeft.count == 1)
         watch.send(signal: signal)
         let result = watch.finish(timeout: 20)
-        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.status == 128 + signal, "\(result.stderr)")
         #expect(tunnel.sshLeft.isEmpty)
     }
 
