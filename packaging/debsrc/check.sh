@@ -106,7 +106,7 @@ step "lintian --pedantic (trixie's) on the source and binary packages"
 cp "$x"/build1/* "$x/in/" 2>/dev/null || true
 status=0
 unshare --mount --propagation private --net "$here/in-root.sh" "$state/check-root" "$state/run/lintian" "$x" "
-    lintian --version; lintian --pedantic -I --color never /srv/in/openclaw_${version}_$arch.changes >/srv/lintian.txt 2>&1 || true
+    lintian --version; lintian --pedantic -I --show-overrides --color never /srv/in/openclaw_${version}_$arch.changes >/srv/lintian.txt 2>&1 || true
     cat /srv/lintian.txt; ! grep -qE '^[EW]: ' /srv/lintian.txt" || status=1
 [ -s "$x/lintian.txt" ] || echo "    (no tag at all)"
 took
