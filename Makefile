@@ -244,7 +244,7 @@ snippets:
 # debian/ builds the same .deb as `make deb` with Debian's own Swift (swiftlang) and debhelper.
 # debian/rules calls debian-build, debian-test and debian-clean: deb-build's build without the set-up
 # (there the Build-Depends are the set-up), never resolving packages (no network), DEBIAN_SWIFT_FLAGS
-# from debian/rules (jobs, Debian's LDFLAGS). `make debsrc` makes the source package from HEAD;
+# from debian/rules (jobs, the linker, Debian's build flags). `make debsrc` makes the source package from HEAD;
 # `make debsrc-check` (root) builds it twice in a clean Debian 13 root, lintian, autopkgtest.
 DEBSRC := .build-debsrc
 DEBSRC_OUT := $(PACKAGES)/debsrc
