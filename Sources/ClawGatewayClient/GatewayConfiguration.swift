@@ -98,7 +98,14 @@ public struct GatewayConfiguration: Sendable {
         let env = environment ?? .current()
         var options: SessionOptions
         let usesResolution: Bool
-        if var resolved, resolved.url == parsed || resolved.url.description == url {
+        // The official resolution is converted once, here; a URL changed after it would lose its SSH
+        // route, edge-auth headers and device-token scope without a word, so it is refused instead.
+        if let resolved, !(resolved.url == parsed || resolved.url.description == url) {
+            throw GatewayClientError(configuration: .conflictingSettings,
+                "url was changed after GatewayConfiguration.official(), which resolved \(resolved.url) with its route, TLS, "
+                + "edge auth and device-token scope: pass the URL as official(url:) instead")
+        }
+        if var resolved {
             usesResolution = true
             resolved.token = token?.stored
             resolved.password = password?.stored

@@ -72,3 +72,24 @@ extension ClientLibraryTests {
         }
     }
 }
+
+extension ClientLibraryTests {
+    /// `official()` is converted once: a URL changed afterwards is refused, not dialled without the
+    /// route, TLS, edge auth and token scope the resolution found for the configured one.
+    @Suite struct OfficialConversion {
+        @Test func aURLChangedAfterOfficialIsAConflictNotASilentDrop() async throws {
+            let state = FileManager.default.temporaryDirectory.appendingPathComponent("official-url-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: state) }
+            var configuration = try GatewayConfiguration.official(environment: [
+                "OPENCLAW_STATE_DIR": state.path, "OPENCLAW_GATEWAY_URL": "ws://127.0.0.1:9", "OPENCLAW_GATEWAY_TOKEN": "t"])
+            configuration.url = "ws://127.0.0.1:10"
+            let error = await #expect(throws: GatewayClientError.self) {
+                try await GatewayConnection.withConnection(configuration) { _ in }
+            }
+            #expect(error?.code == .invalidConfiguration)
+            #expect(error?.configurationProblem == .conflictingSettings)
+            #expect(error?.description.contains("official(url:)") == true)
+        }
+    }
+}

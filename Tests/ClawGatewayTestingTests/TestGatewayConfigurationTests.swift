@@ -76,7 +76,8 @@ import ClawGatewayTesting
     @Test func aSequenceGapFaultIsReported() async throws {
         let gateway = try TestGateway.start(configuration {
             $0.faults = [.sequenceGap(every: 2)]
-            $0.tickInterval = .milliseconds(20)
+            // Ticks carry the gaps; 100 ms keeps the silence limit (2 ticks) clear of a busy machine.
+            $0.tickInterval = .milliseconds(100)
         })
         defer { gateway.stop() }
         let gap = try await GatewayConnection.withConnection(client(gateway)) { connection -> SequenceGap? in

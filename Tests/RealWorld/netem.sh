@@ -37,7 +37,7 @@ names=(
     "a silent link mid-reply: send exits 3 with the watchdog's message (no hang)"
     "a silent link mid-reply: nothing is left running in the client's namespace"
     "a silent link: watch reports disconnected (watchdog), keeps trying, reconnects when the link is back"
-    "watch after reconnecting prints the events of a new run, and ends 0 on SIGTERM"
+    "watch after reconnecting prints the events of a new run, and ends 143 on SIGTERM"
     "the link really lost packets (the userspace wire: and reordered them)"
     "SIGINT while history's connect waits on a dead link ends it with 130, not a connect timeout"
 )
@@ -329,7 +329,7 @@ check "${names[3]}" eval 'expect_status 0 && [ -s "$scratch/lorem-final.txt" ] &
 # --- 2. watch loses nothing the gateway delivered ----------------------------------------------
 watch_ok() {
     local conn
-    [ "$watch_status" -eq 0 ] || { echo "watch exited $watch_status (hung: $watch_hung); stderr: $(cat "$scratch/watch.err")"; return 1; }
+    [ "$watch_status" -eq 143 ] || { echo "watch exited $watch_status (hung: $watch_hung), not 143 for SIGTERM; stderr: $(cat "$scratch/watch.err")"; return 1; }
     [ "$senders_ok" -eq 3 ] || { echo "only $senders_ok of 3 sends succeeded: $sender_errors"; return 1; }
     conn=$(conn_of_connid "$SIM_LOG_echo" "$watch_connid")
     [ -n "$conn" ] || { echo "the watch's connId $watch_connid is not in the log"; return 1; }
@@ -455,7 +455,7 @@ watch_steps_status=$?
 link_restore >/dev/null 2>&1 # (in case a step failed with the link silent)
 check "${names[11]}" eval '[ "$watch_steps_status" -eq 0 ] || { cat "$scratch/watch-steps.txt"; echo "stderr:"; cat "$scratch/watch2.err"; false; }'
 
-# After the reconnect, a new run's events reach watch; SIGTERM then ends it with 0.
+# After the reconnect, a new run's events reach watch; SIGTERM then ends it with 143.
 after_reconnect() {
     [ "$watch_steps_status" -eq 0 ] || { echo "(watch did not reconnect)"; return 1; }
     nclient --url "$SIM_URL_tick" --timeout 60 send --no-wait "after the storm"
@@ -471,7 +471,7 @@ watch_status=$STATUS watch_hung=$HUNG
 watch_after_ok() {
     [ "$after_status" -eq 0 ] || { cat "$scratch/after.txt"; return 1; }
     ((watch_hung == 0)) || { echo "watch still running 30 s after SIGTERM (killed)"; return 1; }
-    [ "$watch_status" -eq 0 ] || { echo "watch exited $watch_status: $(cat "$scratch/watch2.err")"; return 1; }
+    [ "$watch_status" -eq 143 ] || { echo "watch exited $watch_status, not 143 for SIGTERM: $(cat "$scratch/watch2.err")"; return 1; }
     jq -e . "$scratch/watch2.out" >/dev/null || { echo "watch printed a line that is not JSON"; return 1; }
     nothing_left
 }

@@ -224,15 +224,15 @@ for proxy in "${proxies[@]}"; do
         status=$?
     fi
     interrupt "$watch_pid"
-    if [ $status -eq 0 ] && [ "$STOP_STATUS" = 0 ]; then ok "$proxy: watch receives the run's chat events and sessions.changed, and ends 0 on SIGINT"
-    else fail "$proxy: watch receives the run's chat events and sessions.changed, and ends 0 on SIGINT" "$output" "watch ended: $STOP_STATUS" \
+    if [ $status -eq 0 ] && [ "$STOP_STATUS" = 130 ]; then ok "$proxy: watch receives the run's chat events and sessions.changed, and ends 130 on SIGINT"
+    else fail "$proxy: watch receives the run's chat events and sessions.changed, and ends 130 on SIGINT" "$output" "watch ended: $STOP_STATUS" \
         "stderr: $(cat "$scratch/watch-$proxy.err")"; fi
 done
 
 # The idle tunnels: the proxy cuts each after $IDLE_TIMEOUT s of silence (no tick for 60 s). Each watch
 # runs until it has lost and regained its connection three times.
 never_gave_up() {
-    [ "$running" = yes ] && [ "$STOP_STATUS" = 0 ] && ! grep -qE '"event":"(gave-up|connect-failed)"' "$file" ||
+    [ "$running" = yes ] && [ "$STOP_STATUS" = 130 ] && ! grep -qE '"event":"(gave-up|connect-failed)"' "$file" ||
         { echo "running when stopped: $running, exit: $STOP_STATUS, client events: $events"; cat "$scratch/idle-$proxy.err"; return 1; }
 }
 # connected, then each disconnect followed by its reconnect (the last disconnect may be unanswered when
@@ -264,7 +264,7 @@ for proxy in "${proxies[@]}"; do
     kill -0 "${!pid_var}" 2>/dev/null || running=no
     interrupt "${!pid_var}"
     events=$(jq -r 'select(.type == "client") | .event' "$file" | paste -sd ' ')
-    check "$name: it never gives up (running until SIGINT, then exit 0; no gave-up, no connect-failed)" never_gave_up
+    check "$name: it never gives up (running until SIGINT, then exit 130; no gave-up, no connect-failed)" never_gave_up
     check "$name: each disconnect is followed by a reconnect that reaches the gateway and subscribes again" each_reconnected
     check "$name: the backoff starts again after each healthy connection (every delay below ${delay_limit} ms)" backoff_reset
 done
