@@ -37,7 +37,10 @@ final class FrameLoop {
         while true {
             if reportsSignals && signals.received != 0 { return .signal(signals.received) }
             if let pump, let frame = try pump.take() { return .frame(frame) }
-            try console.flushOutput()
+            do { try console.flushOutput() } catch is OutputClosed where reportsSignals && signals.received != 0 {
+                // The signal's grace for a stuck reader ran out during this flush: the signal is the news.
+                return .signal(signals.received)
+            }
             // Frames read while stdout was blocked (pings answered meanwhile) are taken before waiting.
             if session?.hasBufferedInput == true { continue }
             if deadline.hasPassed { return .timeout }

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# test-shards.sh: the package's tests (what `swift test --skip-build` runs) as four processes at once,
+# each a shard of the suites. Most end-to-end tests wait on processes and sockets, not on a core, and
+# one test process keeps only as many tests going as the machine has cores (Swift's cooperative pool):
+# four shards keep the two cores busy instead of idle. The test bundle is run directly: `swift test`
+# holds the build directory's lock for its whole run, which would run the shards one after another. Each shard's output follows in order, then one
+# line that sums them in Swift Testing's words (scripts/test.sh counts it). Exits 1 if any shard failed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+swift=${SWIFT:-swift}
+bundle=$("$swift" build --show-bin-path)/openclawPackageTests.xctest
+[ -x "$bundle" ] || { echo "test-shards: $bundle is not built (swift build --build-tests)" >&2; exit 1; }
+dir=$(mktemp -d /tmp/openclaw-shards.XXXXXX)
+trap 'rm -rf "$dir"' EXIT
+shards=(
+    "--filter ^openclawTests\.CLI[A-K]"
+    "--filter ^openclawTests\.CLI[L-Z]"
+    "--filter ^openclawTests\.(?!CLI)"
+    "--skip ^openclawTests\."
+)
+pids=()
+for i in "${!shards[@]}"; do
+    # shellcheck disable=SC2086 # each shard is a flag and its pattern
+    "$bundle" --testing-library swift-testing ${shards[$i]} "$@" >"$dir/$i.log" 2>&1 &
+    pids+=($!)
+done
+trap 'kill "${pids[@]}" 2>/dev/null; rm -rf "$dir"; exit 130' INT TERM
+failed=0 tests=0 suites=0
+for i in "${!shards[@]}"; do
+    wait "${pids[$i]}" || failed=$((failed + 1))
+done
+for i in "${!shards[@]}"; do
+    printf '\n==> shard %d: %s\n' "$((i + 1))" "${shards[$i]}"
+    cat "$dir/$i.log"
+    line=$(grep -aoE 'Test run with [0-9]+ tests? in [0-9]+ suites?' "$dir/$i.log" | tail -n 1)
+    if [ -n "$line" ]; then
+        read -r _ _ _ n _ _ m _ <<<"$line"
+        tests=$((tests + n)) suites=$((suites + m))
+    else
+        echo "test-shards: shard $((i + 1)) ran no tests (did it build?)"
+        failed=$((failed + 1))
+    fi
+done
+if [ "$failed" -eq 0 ]; then
+    echo "Test run with $tests tests in $suites suites passed (4 shards)"
+else
+    echo "Test run with $tests tests in $suites suites failed ($failed of 4 shards failed)"
+    exit 1
+fi
