@@ -14,7 +14,7 @@ enum CallCommand {
         guard arguments.count <= 2 else {
             throw CommandFailure(.usage, "call takes METHOD and one PARAMS object; quote the JSON")
         }
-        let params = try parseParams(arguments.count == 2 ? arguments[1] : nil)
+        let params = try parseParams(arguments.count == 2 ? arguments[1] : nil, signals: context.signals)
         let session = try context.openSession()
         defer { session.close() }
         // Resent when asked only if the gateway can tell a repeat: the params carry an idempotency key.
@@ -33,9 +33,9 @@ enum CallCommand {
     }
 
     /// PARAMS as an argument, `-` for stdin, or `{}`; it must be a JSON object.
-    static func parseParams(_ argument: String?) throws -> JSONValue {
+    static func parseParams(_ argument: String?, signals: SignalWatcher? = nil) throws -> JSONValue {
         guard let argument else { return [:] }
-        let bytes = argument == "-" ? try FileInput.read("-", what: "PARAMS from") : Array(argument.utf8)
+        let bytes = argument == "-" ? try FileInput.read("-", what: "PARAMS from", signals: signals) : Array(argument.utf8)
         let value: JSONValue
         do { value = try JSONValue.parse(bytes) } catch {
             throw CommandFailure(.usage, "PARAMS is not valid JSON: \(error)")

@@ -7,13 +7,14 @@
 enum MessageInput {
     static let maximumBytes = 25 * 1024 * 1024
 
-    static func read(arguments: [String], file: String?) throws -> String {
+    /// `signals`: a signal ends a read that waits (stdin or a FIFO nobody writes yet) with 130/143.
+    static func read(arguments: [String], file: String?, signals: SignalWatcher? = nil) throws -> String {
         let bytes: [UInt8]
         if let path = file {
             guard arguments.isEmpty else { throw CommandFailure(.usage, "give the message as arguments or with --file, not both") }
-            bytes = try FileInput.read(path, what: "--file")
+            bytes = try FileInput.read(path, what: "--file", signals: signals)
         } else if arguments == ["-"] || (arguments.isEmpty && !TerminalDevice.isTerminal(0)) {
-            bytes = try FileInput.read("-", what: "stdin")
+            bytes = try FileInput.read("-", what: "stdin", signals: signals)
         } else {
             bytes = Array(arguments.joined(separator: " ").utf8)
         }
@@ -30,8 +31,9 @@ enum MessageInput {
 
 /// Whole-file reads with one-line errors.
 enum FileInput {
-    /// Reads `path` (`-` = stdin) completely.
-    static func read(_ path: String, what: String, limit: Int = 64 * 1024 * 1024) throws -> [UInt8] {
+    /// Reads `path` (`-` = stdin) completely. With `signals`, each read first waits for input or a
+    /// signal, so SIGINT/SIGTERM end a read that waits for a writer (exit 130/143).
+    static func read(_ path: String, what: String, limit: Int = 64 * 1024 * 1024, signals: SignalWatcher? = nil) throws -> [UInt8] {
         let fd: Int32
         do { fd = path == "-" ? 0 : try FileDescriptor.openForReading(path) } catch {
             throw CommandFailure(.usage, "cannot read \(what) \(path): \(error)")
@@ -40,6 +42,7 @@ enum FileInput {
         var out = [UInt8]()
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
+            if let signals { try waitForInput(fd, signals: signals, what: what) }
             let n: Int
             do { n = try FileDescriptor.read(fd, into: &chunk) } catch {
                 if error.isInterrupted { continue }
@@ -50,6 +53,16 @@ enum FileInput {
             if out.count > limit { throw CommandFailure(.usage, "\(what) \(path) is larger than \(limit / 1024 / 1024) MiB") }
         }
         return out
+    }
+
+    /// Returns once `fd` has input (or end of file, or an error the read will report); throws the
+    /// signal's status when SIGINT or SIGTERM comes first.
+    private static func waitForInput(_ fd: Int32, signals: SignalWatcher, what: String) throws {
+        while true {
+            if signals.received != 0 { throw CommandFailure(ExitStatus(signal: signals.received), "interrupted while reading \(what)") }
+            guard let ready = try? Poll.readable(fd, signals.descriptor, -1, until: .never) else { return }
+            if ready.first { return }
+        }
     }
 }
 

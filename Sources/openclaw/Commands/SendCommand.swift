@@ -11,7 +11,7 @@ enum SendCommand {
             throw CommandFailure(.usage, "refusing to send from inside an agent's exec tool (OPENCLAW_SHELL=exec)")
         }
         let options = context.options.send
-        let message = try MessageInput.read(arguments: context.positionals, file: options.file)
+        let message = try MessageInput.read(arguments: context.positionals, file: options.file, signals: context.signals)
         let attachments = try options.attachments.map(Attachment.load)
         let runID = options.idempotencyKey ?? SecureRandom.uuid()
 

@@ -111,6 +111,19 @@ import Testing
         #expect(watch.finish().status == 143)
     }
 
+    /// `send -` waiting for a stdin nobody writes: SIGINT ends it (130) instead of waiting for end of file.
+    @Test func aSignalEndsSendWhileItWaitsForStdin() throws {
+        let gateway = try GatewayFixture()
+        let send = try CLIProcess(["send", "-"], environment: gateway.cli.variables, stdinIsPipe: true)
+        try #require(eventually { handlesSIGINT(send.process.processIdentifier) }, "the handlers are installed")
+        send.send(signal: SIGINT)
+        #expect(eventually { !send.process.isRunning }, "it ended with stdin still open")
+        let result = send.finish()
+        #expect(result.status == 130, "\(result.stderr)")
+        #expect(result.stderr.contains("interrupted while reading stdin"), "\(result.stderr)")
+        send.closeStdin()
+    }
+
     /// A second signal ends the process at once, with the second signal's status.
     @Test func aSecondSignalExitsAtOnce() throws {
         let gateway = try GatewayFixture(["--reply", "lorem:20000", "--delta-ms", "1"])
@@ -122,6 +135,15 @@ import Testing
         let result = send.finish()
         #expect([130, 143].contains(result.status), "\(result.status) \(result.stderr)")
     }
+}
+
+/// Whether process `pid` has a handler for SIGINT (its /proc status's SigCgt mask): a signal sent
+/// before openclaw installs its handlers would end it by the default action instead.
+func handlesSIGINT(_ pid: Int32) -> Bool {
+    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
+          let mask = UInt64(line.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16) else { return false }
+    return mask & (1 << UInt64(SIGINT - 1)) != 0
 }
 
 /// Frames the simulator has sent so far.
