@@ -10,6 +10,12 @@ extension GatewayFixture {
     }
 }
 
+/// The first run id a test's task reports; "" when the task ended without one.
+private func firstRunId(_ stream: AsyncStream<String>) async -> String {
+    for await id in stream { return id }
+    return ""
+}
+
 extension ClientLibraryTests {
     /// Cancelling the task that started a run aborts the run once, at once, whichever await sees it.
     @Suite struct RunCancellation {
@@ -28,8 +34,7 @@ extension ClientLibraryTests {
                     for try await _ in run { try await Task.sleep(for: .milliseconds(10)) }
                 }
             }
-            var runId = ""
-            for await id in started.stream { runId = id; break }
+            let runId = await firstRunId(started.stream)
             try #require(!runId.isEmpty, "the run started")
             reader.cancel()
             await #expect(throws: CancellationError.self) { try await reader.value }
@@ -48,8 +53,7 @@ extension ClientLibraryTests {
                 started.continuation.yield(run.runId)
                 for try await _ in run { try await Task.sleep(for: .milliseconds(10)) }
             }
-            var runId = ""
-            for await id in started.stream { runId = id; break }
+            let runId = await firstRunId(started.stream)
             try #require(!runId.isEmpty, "the run started")
             reader.cancel()
             await #expect(throws: CancellationError.self) { try await reader.value }
@@ -72,8 +76,7 @@ extension ClientLibraryTests {
                     }
                 }
             }
-            var runId = ""
-            for await id in started.stream { runId = id; break }
+            let runId = await firstRunId(started.stream)
             try #require(!runId.isEmpty, "the run started")
             reader.cancel()
             // The reader is still blocked: the abort was posted by the cancellation itself.
@@ -110,8 +113,7 @@ extension ClientLibraryTests {
                     try await gateway.request("health")
                 }
             }
-            var runId = ""
-            for await id in finished.stream { runId = id; break }
+            let runId = await firstRunId(finished.stream)
             try #require(!runId.isEmpty, "the run ended")
             reader.cancel()
             gate.release()
