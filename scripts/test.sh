@@ -5,10 +5,12 @@
 # name of every test that failed.
 #
 #   make test:  the layers check, the debug build, and the package's tests (unit and end-to-end
-#               against the simulator), the engine's rules in virtual time among them.
+#               against the simulator), the engine's rules in virtual time among them; all but the
+#               `make install` test, which needs a release build.
 #   make check: make test's steps, then everything else that guards a release: the consumer on a tag,
 #               the public API, the DocC docs and every Swift snippet, the examples, ThreadSanitizer,
-#               the optimised wire suites, the packages, and the real-world suites.
+#               the optimised wire suites, the packages, the `make install` test, and the real-world
+#               suites.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-test}
@@ -61,7 +63,7 @@ failed_tests() {
 scripts/install-deps.sh test || exit 1
 step check-layers "$make" --no-print-directory check-layers
 if step build "$swift" build --build-tests; then
-    step tests env SWIFT="$swift" scripts/test-shards.sh
+    step tests env SWIFT="$swift" scripts/test-shards.sh --without-install
 else
     summary+=("skipped tests (the build failed)")
 fi
@@ -82,6 +84,10 @@ step library-tsan "$swift" test --package-path Tests/ThreadSanitizer --sanitize=
 # end-to-end suites; every test it holds is a wire, TLS or JSON test.
 step release-tests "$swift" test --package-path Tests/Optimised -c release -Xswiftc -cross-module-optimization
 step packages "$make" --no-print-directory package-test
+# `make install` and `make uninstall` into a scratch DESTDIR (CompletionInstallTests): it needs the
+# release build, which the packages step has just made.
+step install-test "$("$swift" build --show-bin-path)/openclawPackageTests.xctest" --testing-library swift-testing \
+    --filter CompletionInstallTests
 # What users put between the client and a gateway, the real thing each time (Tests/RealWorld): a CA
 # chain, nginx and haproxy, dnsmasq, a lossy link (netem), other distributions' CA layouts.
 step real-world env OPENCLAW_STATIC="$PWD/.build/release/openclaw" Tests/RealWorld/run.sh
