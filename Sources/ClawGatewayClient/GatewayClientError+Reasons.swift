@@ -44,6 +44,7 @@ extension GatewayClientError {
             self.init(.invalidRequest, text)
         case .admissionRefused(let refusal):
             self.init(.upgradeRejected, "the gateway answered the WebSocket upgrade with HTTP 503: \(refusal.words)")
+            httpStatus = 503
         }
     }
 

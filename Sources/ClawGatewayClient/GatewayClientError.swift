@@ -88,7 +88,8 @@ public struct GatewayClientError: Error, Sendable, CustomStringConvertible {
     public internal(set) var runId: String?
     /// How that run ended: `aborted` or `error`.
     public internal(set) var runState: String?
-    /// The HTTP status of an `.upgradeRejected`.
+    /// The HTTP status of an `.upgradeRejected` (a proxy's or the gateway's own answer to the upgrade,
+    /// 503 past its cap of unauthenticated sockets), or of a `.proxyFailed` (the proxy's answer to CONNECT).
     public internal(set) var httpStatus: Int?
     /// The WebSocket close code of a `.connectionLost`, when the gateway sent one.
     public internal(set) var closeCode: UInt16?
