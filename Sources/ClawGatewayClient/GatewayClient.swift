@@ -29,60 +29,21 @@ public final class GatewayClient: Sendable {
     public func run() async throws {
         guard state.begin() else { throw GatewayClientError.closedByThisSide }
         do {
-            try await reconnectLoop()
+            // The engine's driver runs the connection's whole life on the link's thread: connects, keeps
+            // alive, waits and reconnects as its machine decides, and tells `state` as it goes.
+            let link = try LinkThread.start(configuration, observer: state)
+            let failure = await withTaskCancellationHandler {
+                await link.finished()
+            } onCancel: {
+                link.requestClose()
+            }
+            link.join()
+            if let failure, !Task.isCancelled { throw failure }
             state.finish(nil)
         } catch {
             // Those waiting for a connection learn why there will be none.
             state.finish(error)
             throw error
-        }
-    }
-
-    /// Drives the engine's connection life (`ConnectionLife`) across connections: each connection's
-    /// I/O thread runs one, this loop waits and reconnects as the machine decides.
-    private func reconnectLoop() async throws {
-        var life = ConnectionLife(configuration.reconnect.rules)
-        var attempt = 0
-        while !Task.isCancelled {
-            attempt += 1
-            life.connecting()
-            state.publish(.connecting(attempt: attempt))
-            let driver: ConnectionDriver
-            do {
-                driver = try await ConnectionDriver.open(configuration, lending: state.buffersToLend)
-            } catch is CancellationError {
-                return
-            } catch let error as GatewayClientError {
-                guard error.isRetryable, let reason = error.engineReason,
-                      case .retry(_, let delay, _) = life.connectFailed(reason, now: MonotonicClock.nanoseconds()) else { throw error }
-                guard await state.pause(delay, reason: error) else { return }
-                continue
-            }
-            life.connected(tickIntervalMs: driver.hello.tickIntervalMs, now: MonotonicClock.nanoseconds())
-            state.connected(driver)
-            await resubscribe(driver)
-            let failure = await withTaskCancellationHandler {
-                await driver.ended()
-            } onCancel: {
-                driver.requestClose()
-            }
-            state.disconnected(driver)
-            driver.joinThread()
-            guard let failure, !Task.isCancelled else { return }
-            guard let reason = failure.engineReason else { throw failure }
-            let health = driver.health
-            if health.heardSinceHello { life.heard() }
-            life.restartAnnounced(seconds: health.announcedRestart)
-            guard failure.isRetryable, case .retry(_, let delay, _) = life.lost(reason, now: MonotonicClock.nanoseconds()) else { throw failure }
-            attempt = 0
-            guard await state.pause(delay, reason: failure) else { return }
-        }
-    }
-
-    /// Subscriptions belong to a connection: made again on every new one.
-    private func resubscribe(_ driver: ConnectionDriver) async {
-        for feed in state.feeds {
-            _ = try? await driver.request(feed.subscribeMethod, params: feed.params, timeout: nil)
         }
     }
 
@@ -171,8 +132,8 @@ public enum ConnectionState: Sendable, Equatable {
     }
 }
 
-/// The shared, lock-protected part of a `GatewayClient`.
-final class ClientState: @unchecked Sendable {
+/// The shared, lock-protected part of a `GatewayClient`; what its link's thread tells it.
+final class ClientState: LinkObserver, @unchecked Sendable {
     private let lock = TransportLock()
     private var driver: ConnectionDriver?
     private var started = false
@@ -205,26 +166,29 @@ final class ClientState: @unchecked Sendable {
         return stream
     }
 
+    func connecting(attempt: Int) { publish(.connecting(attempt: attempt)) }
+
     func connected(_ driver: ConnectionDriver) {
-        let (ready, lent) = lock.withLock {
+        let (ready, lent, feeds) = lock.withLock {
             self.driver = driver
             defer { waiters = [:] }
-            return (Array(waiters.values), Array(buffers.values))
+            return (Array(waiters.values), Array(buffers.values), feedList)
         }
-        for buffer in lent { driver.lend(buffer) }  // again: one adopted while it connected
+        for buffer in lent { driver.lend(buffer) }
         for waiter in ready { waiter.resume(returning: driver) }
         publish(.connected)
+        // Subscriptions belong to a connection: made again on every new one.
+        if !feeds.isEmpty {
+            Task { for feed in feeds { _ = try? await driver.request(feed.subscribeMethod, params: feed.params, timeout: nil) } }
+        }
     }
 
     func disconnected(_ driver: ConnectionDriver) {
         lock.withLock { if self.driver === driver { self.driver = nil } }
     }
 
-    /// Waits `seconds` before the next attempt, as `.waitingToReconnect`; false when cancelled.
-    func pause(_ seconds: Double, reason: GatewayClientError) async -> Bool {
+    func waiting(_ seconds: Double, reason: GatewayClientError) {
         publish(.waitingToReconnect(delay: .milliseconds(Int64(seconds * 1000)), reason: reason))
-        do { try await Task.sleep(for: .milliseconds(Int64(seconds * 1000))) } catch { return false }
-        return true
     }
 
     /// False when `run()` was called before.

@@ -141,6 +141,34 @@ extension GatewayClientError {
         }
     }
 
+    /// How the engine's driver stopped connecting.
+    init(stop: ConnectStop) {
+        switch stop {
+        case .ended(.failed(let error)), .ended(.gaveUp(let error, _)), .ended(.outOfTime(let error)):
+            self.init(error)
+        case .ended(.stillUnpaired(let requestId)):
+            self.init(.authenticationFailed, "authentication failed: this device was still not approved when the wait ran out"
+                + (requestId.map { " (request \($0))" } ?? ""))
+            authenticationProblem = .pairingRequired
+            pairingRequestId = requestId
+        case .ended(.interrupted), .ended(.closed):
+            self = .closedByThisSide
+        case .tunnel(let failure, let route):
+            self.init(tunnel: failure, target: "\(route.target)")
+        case .pairingDecided(let decision, let requestId):
+            let words: String
+            switch decision {
+            case .rejected: words = "was rejected"
+            case .expired: words = "expired before anyone approved it"
+            case .other(let word): words = "was resolved as \"\(word.prefix(40))\""
+            case .superseded, .closed, .approved: words = "was superseded by a newer request of this device"
+            }
+            self.init(.authenticationFailed, "authentication failed: the pairing request" + (requestId.map { " \($0)" } ?? "") + " \(words)")
+            authenticationProblem = .pairingRequired
+            pairingRequestId = requestId
+        }
+    }
+
     init(configuration problem: ConfigurationProblem, _ text: String) {
         self.init(.invalidConfiguration, text)
         configurationProblem = problem

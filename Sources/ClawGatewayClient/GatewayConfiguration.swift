@@ -49,6 +49,9 @@ public struct GatewayConfiguration: Sendable {
     public var requestTimeout: Duration = .seconds(30)
     /// A WebSocket ping this often keeps proxies and NATs from closing an idle link.
     public var pingInterval: Duration = .seconds(KeepAlive.defaultPingInterval)
+    /// What a connect waits out before it fails: a restarting gateway, and on request a refused
+    /// connect or the pairing approval.
+    public var waits = ConnectWaits()
     /// When `GatewayClient.run()` connects again after a failure or a lost connection.
     public var reconnect = ReconnectPolicy()
     /// Events a consumer may fall behind by before the connection stops reading (the gateway's own
@@ -206,18 +209,14 @@ public struct ReconnectPolicy: Sendable, Equatable {
         self.maxAttempts = maxAttempts
     }
 
-    /// The engine's rules for a long-lived client: reconnect with this schedule.
-    var rules: ConnectionLife.Rules {
+    /// The engine's rules for a long-lived client: reconnect with this schedule (every failure is one
+    /// more reason to reconnect), and wait for the pairing approval when `waits` says so.
+    func rules(waits: ConnectWaits) -> ConnectionLife.Rules {
         var rules = ConnectionLife.Rules()
-        rules.reconnects = true
-        rules.schedule = schedule
-        return rules
-    }
-
-    var schedule: ReconnectSchedule {
         // The schedule counts retries after a failure; `maxAttempts` counts the failed attempts themselves.
-        ReconnectSchedule(backoff: Backoff(base: initialDelay.seconds, maximum: maximumDelay.seconds),
-                          maxRetries: maxAttempts.map { max(0, $0 - 1) })
+        rules.reconnect(base: initialDelay.seconds, maximum: maximumDelay.seconds, maxRetries: maxAttempts.map { max(0, $0 - 1) })
+        rules.waitsForPairing = waits.pairingApproval
+        return rules
     }
 }
 

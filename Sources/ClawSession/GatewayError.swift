@@ -51,6 +51,12 @@
         }
     }
 
+    /// The gateway wants this device paired first (`--wait-for-pairing` waits for the approval).
+    @_spi(Engine) public var isPairingRequired: Bool {
+        if case .authenticationFailed(.pairingRequired, _) = self { return true }
+        return false
+    }
+
     /// The TCP connect was refused: nothing listens at the address (yet). The socket's errno, kept
     /// from the connect to here.
     @_spi(Engine) public var isConnectionRefused: Bool {

@@ -36,6 +36,13 @@
         @_spi(Engine) public static let admissionBackoff = Backoff(base: 0.25, maximum: 2)
 
         @_spi(Engine) public init() {}
+
+        /// A long-lived client: reconnect after `base` seconds doubling to `maximum`, with jitter, and
+        /// give up after `maxRetries` failed retries in a row (nil: never).
+        @_spi(Engine) public mutating func reconnect(base: Double, maximum: Double, maxRetries: Int?) {
+            reconnects = true
+            schedule = ReconnectSchedule(backoff: Backoff(base: base, maximum: maximum), maxRetries: maxRetries)
+        }
     }
 
     /// Why a wait was decided.
@@ -58,6 +65,8 @@
         case failed(GatewayError)
         /// A long-lived client failed `maxRetries` attempts in a row; the last error.
         case gaveUp(GatewayError, retries: Int)
+        /// A long-lived client's next attempt would come after `deadline`; the last error.
+        case outOfTime(GatewayError)
         /// `--wait-for-pairing` ran out of time before the approval.
         case stillUnpaired(requestId: String?)
         /// A signal or a cancellation.
@@ -134,7 +143,7 @@
 
     /// A connect attempt failed with `error` at `now`: wait (and when), or end.
     @_spi(Engine) public mutating func connectFailed(_ error: GatewayError, now: UInt64) -> Decision {
-        if rules.reconnects {
+        if rules.reconnects && !(rules.waitsForPairing && error.isPairingRequired) {
             return reconnectOrEnd(rules.schedule.connectFailed(error, random: random()), error, now: now, afterFailedConnect: true)
         }
         return oneShotWait(after: error, now: now)
@@ -173,7 +182,9 @@
         guard error.isRetryable else { return end(.failed(error)) }
         switch decision {
         case .giveUp: return end(.gaveUp(error, retries: rules.schedule.maxRetries ?? 0))
-        case .retry(let seconds): return wait(seconds, now: now, why: .reconnect(afterFailedConnect: afterFailedConnect))
+        case .retry(let seconds):
+            guard KeepAlive.after(seconds, from: now) < rules.deadline else { return end(.outOfTime(error)) }
+            return wait(seconds, now: now, why: .reconnect(afterFailedConnect: afterFailedConnect))
         }
     }
 

@@ -18,6 +18,10 @@
     /// A frame was taken since the last wait: the watchdog restarts at the next wait, not per frame
     /// (no clock read per frame).
     @exclusivity(unchecked) private var sawFrame = false
+    /// Set at the first wait after a frame was taken: the per-frame path only sets `sawFrame`.
+    @exclusivity(unchecked) private var heardBeforeLastWait = false
+    /// A frame arrived after hello-ok (the reconnect rule's "healthy").
+    @_spi(Engine) public var heardAfterHello: Bool { heardBeforeLastWait || sawFrame }
 
     @_spi(Engine) public init(session: GatewaySession, pingInterval: Double = KeepAlive.defaultPingInterval) {
         self.session = session
@@ -41,6 +45,7 @@
         throws(GatewayError) -> (first: Bool, second: Bool) {
         let now = MonotonicClock.nanoseconds()
         if sawFrame || consumerBehind {
+            heardBeforeLastWait = heardBeforeLastWait || sawFrame
             keepAlive.heardFromGateway(now: now)
             sawFrame = false
         }

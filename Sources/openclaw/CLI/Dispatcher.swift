@@ -31,7 +31,7 @@ enum Dispatcher {
         let signals = SignalWatcher.install()
         console = console.quieted(invocation.options.global.quietsDiagnostics)
         let context = CommandContext(invocation: invocation, environment: environment, console: console, signals: signals)
-        defer { context.sshTunnels.stopAll() }  // on every path: no ssh outlives the command
+        defer { context.link.close() }  // on every path: no ssh outlives the command
         let status = outcome(of: context)
         // Never status 0 after SIGINT or SIGTERM, whatever the command made of it.
         return signals.received != 0 ? ExitStatus(signal: signals.received) : status
@@ -52,7 +52,7 @@ enum Dispatcher {
         } catch {
             _ = console.out.flush()
             reportSkippedFrames(context)
-            let failure = FailureMessages.failure(for: context.sshTunnels.explain(error))
+            let failure = FailureMessages.failure(for: context.link.explain(error))
             console.error(failure.message)
             return failure.status
         }

@@ -46,26 +46,7 @@ extension FailureMessages {
         }
     }
 
-    /// A tunnel that ended while its connection was in use.
-    static func tunnelClosed(_ tunnel: SSHTunnel, _ end: Subprocess.Termination) -> String {
-        let lines = tunnel.laterErrorLines
-        return "the SSH tunnel to \(tunnel.route.target) closed (ssh \(describe(end))\(lines.isEmpty ? "" : ": " + joined(lines)))"
-    }
+    static func joined(_ lines: [String]) -> String { SSHTunnel.joined(lines) }
 
-    /// ssh's stderr lines as one line (the last 8 at most): a line that ends a sentence is followed by a
-    /// space, any other by "; ".
-    static func joined(_ lines: [String]) -> String {
-        var text = ""
-        for line in lines.count > 8 ? ["…"] + lines.suffix(8) : lines {
-            if !text.isEmpty { text += text.hasSuffix(".") ? " " : "; " }
-            text += line
-        }
-        return text
-    }
-
-    /// "exited with code 255", "was killed by signal 9": `Termination`'s own words, as a predicate.
-    private static func describe(_ end: Subprocess.Termination) -> String {
-        if case .signalled = end { return "was \(end)" }
-        return "\(end)"
-    }
+    private static func describe(_ end: Subprocess.Termination) -> String { SSHTunnel.describe(end) }
 }

@@ -22,8 +22,8 @@ struct CommandContext {
     /// The deadline for the whole command (`--timeout`, else the command's default).
     let deadline: Deadline
     let timeoutSeconds: Double
-    /// The SSH tunnels this command opens (`gateway.remote.transport` ssh); the dispatcher stops them.
-    let sshTunnels = SSHTunnels()
+    /// The engine's driver of this command's connection, with the CLI's words; the dispatcher closes it.
+    let link: CommandLink
     /// How stdout waits for a slow reader: a signal ends the wait, and the open session is kept alive.
     let stdoutWaiter: StdoutWaiter
 
@@ -36,10 +36,11 @@ struct CommandContext {
         self.signals = signals
         self.clock = clock
         stdoutWaiter = StdoutWaiter(signals: signals)
+        let timeout = invocation.options.global.timeout ?? invocation.command.defaultTimeout
+        link = CommandLink(console: console, signals: signals, environment: environment, timeoutSeconds: timeout)
         console.out.whileBlocked = stdoutWaiter
         terminal = Terminal.detect(noColor: invocation.options.global.noColor ? "1" : environment["NO_COLOR"], term: environment["TERM"])
         skipped = SkippedFrames(console: console)
-        let timeout = invocation.options.global.timeout ?? invocation.command.defaultTimeout
         timeoutSeconds = timeout
         deadline = timeout > 0 ? .after(seconds: timeout) : .never
     }
@@ -52,10 +53,10 @@ struct CommandContext {
 
     var raw: Bool { options.global.raw && format == .ndjson }
 
-    /// The poll loop over `session` (or, without one, over signals only): create one per session,
-    /// since it keeps that link's watchdog and ping schedule.
+    /// The loop over the command's open connection (the engine's driver keeps one keepalive per
+    /// connection), or, without one, over signals only.
     func loop(_ session: GatewaySession?) -> FrameLoop {
-        FrameLoop(session: session, console: console, signals: signals)
+        FrameLoop(runner: session == nil ? nil : link.runner, console: console, signals: signals)
     }
 
     /// Resolves URL and credentials, loads the device identity, and runs the handshake.
@@ -65,56 +66,38 @@ struct CommandContext {
         return try connect(options)
     }
 
-    /// A handshake with already-resolved options (watch reconnects with the same ones), each try
-    /// bounded by `--connect-timeout`. A gateway that is suspended, restarting or starting is asked
-    /// again after the delay it names as long as `deadline` (default: the command's) allows, with one
-    /// note per wait unless `quietly`; `--retry-connrefused` and `--wait-for-pairing` add their waits
-    /// (`ConnectWaits`). `watch` passes `waitsWhileUnavailable: false`: it paces its own reconnects.
-    /// A signal ends every wait. The session keeps answering the gateway's pings while stdout is blocked.
-    /// An SSH route (`gateway.remote.transport` ssh) is a step before the connect loop: a new tunnel
-    /// for this attempt, whose local end the loop then dials like any URL; a failure through it is
-    /// explained with what ssh said, and the tunnel stopped.
-    func connect(_ options: SessionOptions, deadline: Deadline? = nil, waitsWhileUnavailable: Bool = true,
-                 quietly: Bool = false) throws -> GatewaySession {
-        let (connector, dial) = try sshTunnels.open(options, deadline: deadline, context: self)
-        do {
-            return try connectLoop(dial, connector: connector, deadline: deadline, waitsWhileUnavailable: waitsWhileUnavailable,
-                                   quietly: quietly)
-        } catch {
-            guard options.sshRoute != nil else { throw error }
-            let explained = sshTunnels.explain(error)
-            sshTunnels.stopAll()
-            throw explained
-        }
+    /// The rules of a one-shot command's connect: each try bounded by `--connect-timeout`; a gateway
+    /// that is suspended, restarting or starting asked again after the delay it names as long as
+    /// `deadline` (default: the command's) allows; `--retry-connrefused` and `--wait-for-pairing` add
+    /// their waits.
+    func connectRules(deadline: Deadline? = nil) -> ConnectionLife.Rules {
+        var rules = ConnectionLife.Rules()
+        rules.retriesRefused = global.retryConnectionRefused
+        rules.waitsForPairing = global.waitForPairing
+        rules.deadline = (deadline ?? self.deadline).nanoseconds
+        return rules
     }
 
-    private func connectLoop(_ options: SessionOptions, connector: GatewayConnector, deadline: Deadline?,
-                             waitsWhileUnavailable: Bool, quietly: Bool) throws -> GatewaySession {
-        let deadline = deadline ?? self.deadline
-        // As the official CLI names a target: no `/` after the port for a bare path.
-        let target = "\(options.url)"
-        let url = options.url.path == "/" && target.hasSuffix("/") ? String(target.dropLast()) : target
-        var waits = ConnectWaits(context: self, url: url, deadline: deadline,
-                                 waitsWhileUnavailable: waitsWhileUnavailable, notes: !quietly)
-        var session: GatewaySession
-        while true {
-            do {
-                // A signal ends the connect's waits too (a dead link would hold it until --connect-timeout).
-                session = try connector.connect(options, deadline: deadline)
-                break
-            } catch {
-                if signals.received != 0 {
-                    throw CommandFailure(ExitStatus(signal: signals.received), "interrupted while connecting")
-                }
-                try waits.wait(after: error)
-            }
-        }
-        stdoutWaiter.pump = GatewayPump(session: session)
+    /// A handshake with already-resolved options, by the engine's driver (`ConnectionRunner`: the SSH
+    /// step when there is a route, the connect, the waits between tries) with one note per wait unless
+    /// `quietly`. A signal ends every wait. The session keeps answering the gateway's pings while stdout
+    /// is blocked.
+    func connect(_ options: SessionOptions, deadline: Deadline? = nil, quietly: Bool = false) throws -> GatewaySession {
+        let runner = link.start(options, rules: connectRules(deadline: deadline), notes: !quietly)
+        let session: GatewaySession
+        do { session = try runner.open() } catch { throw link.failure(error) }
+        opened(session)
+        return session
+    }
+
+    /// What every new connection of a command gets: its pings answered while stdout is blocked,
+    /// skipped frames counted, warnings noted, the handshake printed with `--raw`.
+    func opened(_ session: GatewaySession) {
+        stdoutWaiter.runner = link.runner
         let skipped = self.skipped
         session.onSkippedFrame = { kind in skipped.record(kind) }
         for warning in session.warnings { console.note(warning) }
         if raw { for frame in session.handshakeFrames { console.out.writeLine(Array(frame.compactText.utf8)) } }
-        return session
     }
 
     /// Prints a frame as one NDJSON line; secrets are redacted even here.

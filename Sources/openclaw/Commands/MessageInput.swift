@@ -2,6 +2,7 @@
 @_spi(Engine) import ClawJSON
 @_spi(Engine) import ClawCrypto
 @_spi(Engine) import ClawProtocol
+@_spi(Engine) import ClawSession
 
 /// Where `send` gets its message: arguments, `--file`, or stdin.
 enum MessageInput {
@@ -60,8 +61,8 @@ enum FileInput {
     private static func waitForInput(_ fd: Int32, signals: SignalWatcher, what: String) throws {
         while true {
             if signals.received != 0 { throw CommandFailure(ExitStatus(signal: signals.received), "interrupted while reading \(what)") }
-            guard let ready = try? Poll.readable(fd, signals.descriptor, -1, until: .never) else { return }
-            if ready.first { return }
+            // Input, or a failed wait whose cause the read reports; else a signal, looked at above.
+            if case .input = ConnectionRunner.wait(alert: signals.descriptor, input: fd, until: .never) { return }
         }
     }
 }

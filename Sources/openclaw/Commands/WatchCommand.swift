@@ -10,7 +10,7 @@ enum WatchCommand {
         if options.noReconnect && options.maxRetries != nil {
             throw CommandFailure(.usage, "--no-reconnect and --max-retries contradict each other; give one")
         }
-        var watcher = Watcher(context: context, options: try ConnectionSetup.sessionOptions(for: context))
+        let watcher = Watcher(context: context, options: try ConnectionSetup.sessionOptions(for: context))
         do { try watcher.run() } catch is WatchFinished { return }
     }
 }
@@ -52,13 +52,14 @@ struct WatchFilter {
     }
 }
 
-struct Watcher {
+/// `watch`'s face of the engine's driver: it follows each connection and reports what the machine
+/// decided (`connected`, `disconnected`, `connect-failed`, `reconnected`, `gave-up`).
+final class Watcher {
     let context: CommandContext
     let options: SessionOptions
     let filter: WatchFilter
-    /// The engine's connection life: backoff, `--max-retries`, a delay a `shutdown` announced, health.
-    private var life: ConnectionLife
-    let reconnects: Bool
+    /// The engine's rules: backoff, `--max-retries`, no reconnect with `--no-reconnect`.
+    private let rules: ConnectionLife.Rules
     let clientEvents: Bool
     let resync: Bool
     let count: Int?
@@ -66,18 +67,21 @@ struct Watcher {
     let subscribeSessions: Bool
     let subscribeMessages: Bool
     private var printed = 0
+    private var connections = 0
 
     init(context: CommandContext, options: SessionOptions) {
         self.context = context
         self.options = options
         let watch = context.options.watch
         filter = WatchFilter(watch, session: context.global.session)
-        var rules = ConnectionLife.Rules()
-        rules.reconnects = true
-        rules.schedule = ReconnectSchedule(backoff: Backoff(base: watch.backoffBase ?? 1, maximum: watch.backoffMax ?? 30),
-                                           maxRetries: watch.maxRetries)
-        life = ConnectionLife(rules)
-        reconnects = !watch.noReconnect
+        // A gateway that is suspended, restarting or starting is one more reason to reconnect: paced by
+        // the backoff, not by one-shot waits.
+        var rules = context.connectRules()
+        rules.reconnect(base: watch.backoffBase ?? 1, maximum: watch.backoffMax ?? 30, maxRetries: watch.maxRetries)
+        rules.reconnects = !watch.noReconnect
+        rules.waitsOutUnavailable = false
+        rules.retriesRefused = false
+        self.rules = rules
         clientEvents = watch.clientEvents
         resync = watch.resync
         count = watch.count
@@ -86,47 +90,46 @@ struct Watcher {
         subscribeMessages = watch.messages
     }
 
-    /// Drives the engine's connection life (`ConnectionLife`): connect, follow, and on a loss wait as it
+    /// Runs the engine's driver (`ConnectionRunner`): connect, follow, and on a loss wait as the machine
     /// decides and connect again, or end as it decides.
-    mutating func run() throws {
+    func run() throws {
+        let runner = context.link.start(options, rules: rules, notes: true)
+        context.link.onReconnectWait = { [unowned self] afterFailedConnect, seconds, error in
+            reportWait(afterFailedConnect: afterFailedConnect, seconds: seconds, error: error, failures: runner.life.failures)
+        }
+        defer { context.link.onReconnectWait = nil }
         while true {
             let session: GatewaySession
-            life.connecting()
-            do {
-                session = try context.connect(options, waitsWhileUnavailable: false)
-            } catch let error as GatewayError {
-                guard reconnects else { throw error }
-                let delay = try delayOrEnd(life.connectFailed(error, now: MonotonicClock.nanoseconds()))
-                let reason = FailureMessages.sentence(for: error)
-                // Waiting out a gateway that is suspended, restarting or starting is quiet on stderr.
-                report("connect-failed", Self.isPassing(error) ? nil : "\(reason); retrying in \(formatDelay(delay))",
-                       ["attempt": JSONValue(life.failures), "delayMs": JSONValue(Int(delay * 1000)),
-                        "code": .string(Self.code(of: error)), "message": .string(reason)])
-                try pause(delay)
-                continue
-            } catch let failure as CommandFailure where failure.status == .interrupted || failure.status == .terminated {
-                try finish()  // a signal while connecting (an SSH tunnel opening, a starting gateway): as anywhere else
-            }
+            do { session = try runner.open() } catch { throw ending(error, failures: runner.life.failures) }
+            context.opened(session)
             let hello = session.hello
-            if life.wasConnected {
-                report("reconnected", "reconnected to \(options.url)", ["attempts": JSONValue(life.failures + 1)])
+            let isReconnect = connections > 0
+            connections += 1
+            if isReconnect {
+                report("reconnected", "reconnected to \(options.url)", ["attempts": JSONValue(runner.life.failures + 1)])
             } else {
                 var fields: JSONObject = ["protocol": JSONValue(hello.protocolVersion)]
                 if let version = hello.serverVersion { fields["serverVersion"] = .string(version) }
                 if let id = hello.connectionID { fields["connId"] = .string(id) }
                 report("connected", nil, fields)
             }
-            let isReconnect = life.wasConnected
-            life.connected(tickIntervalMs: hello.tickIntervalMs, now: MonotonicClock.nanoseconds())
-            let lost = context.sshTunnels.explain(try follow(session, isReconnect: isReconnect))
-            // Explained once: its ssh goes now, not after the backoff (the dispatcher finds none left).
-            context.sshTunnels.stopAll()
-            guard reconnects else { throw lost }
-            let delay = try delayOrEnd(life.lost(lost, now: MonotonicClock.nanoseconds()))
-            let reason = FailureMessages.sentence(for: lost)
-            report("disconnected", Self.isPassing(lost) ? nil : "\(reason); reconnecting in \(formatDelay(delay))",
-                   ["reason": .string(reason), "delayMs": JSONValue(Int(delay * 1000))])
-            try pause(delay)
+            let lost = try follow(session, runner: runner, isReconnect: isReconnect)
+            do { try runner.lost(lost) } catch { throw ending(error, failures: runner.life.failures) }
+        }
+    }
+
+    /// The machine decided to wait before the next attempt: said on stderr and with `--client-events`.
+    private func reportWait(afterFailedConnect: Bool, seconds: Double, error: GatewayError, failures: Int) {
+        let reason = FailureMessages.sentence(for: error)
+        // Waiting out a gateway that is suspended, restarting or starting is quiet on stderr.
+        let passing = Self.isPassing(error)
+        if afterFailedConnect {
+            report("connect-failed", passing ? nil : "\(reason); retrying in \(formatDelay(seconds))",
+                   ["attempt": JSONValue(failures), "delayMs": JSONValue(Int(seconds * 1000)),
+                    "code": .string(Self.code(of: error)), "message": .string(reason)])
+        } else {
+            report("disconnected", passing ? nil : "\(reason); reconnecting in \(formatDelay(seconds))",
+                   ["reason": .string(reason), "delayMs": JSONValue(Int(seconds * 1000))])
         }
     }
 
@@ -137,18 +140,24 @@ struct Watcher {
         return false
     }
 
-    /// The delay before the next attempt; after `--max-retries` failed attempts in a row a `gave-up`
-    /// line, then exit 3; an error not worth retrying ends the watch with it.
-    private func delayOrEnd(_ decision: ConnectionLife.Decision) throws -> Double {
-        switch decision {
-        case .retry(_, let seconds, _): return seconds
-        case .end(.gaveUp(let error, let retries)):
+    /// How the watch ends when the machine ends it: after `--max-retries` failed attempts in a row a
+    /// `gave-up` line, then exit 3; a signal ends it as anywhere else; an error not worth retrying ends
+    /// the watch with it.
+    private func ending(_ error: any Error, failures: Int) -> any Error {
+        guard let stop = error as? ConnectStop else { return error }
+        switch stop {
+        case .ended(.gaveUp(let error, let retries)):
             let reason = FailureMessages.sentence(for: error)
-            report("gave-up", nil, ["attempts": JSONValue(life.failures), "code": .string(Self.code(of: error)),
+            report("gave-up", nil, ["attempts": JSONValue(failures), "code": .string(Self.code(of: error)),
                                     "message": .string(reason)])
-            throw CommandFailure(.connection, "\(reason) (gave up after \(retries) retries)")
-        case .end(.failed(let error)): throw error
-        case .end: throw WatchFinished()
+            return CommandFailure(.connection, "\(reason) (gave up after \(retries) retries)")
+        case .ended(.outOfTime):
+            return context.timeoutFailure("watching")
+        case .ended(.interrupted), .ended(.closed):
+            try? context.console.flushOutput()
+            return WatchFinished()
+        default:
+            return context.link.failure(stop)
         }
     }
 
@@ -169,9 +178,7 @@ struct Watcher {
     }
 
     /// Prints events from one connection until it is lost; returns why.
-    private mutating func follow(_ session: GatewaySession, isReconnect: Bool) throws -> GatewayError {
-        defer { session.close() }
-        // A local copy: a non-mutating method of self called from here copies all of self (~1 KB) per call.
+    private func follow(_ session: GatewaySession, runner: ConnectionRunner, isReconnect: Bool) throws -> GatewayError {
         let context = self.context
         let hello = session.hello
         var outer = SequenceTracker()
@@ -197,7 +204,6 @@ struct Watcher {
             case .input: continue
             case .timeout: throw context.timeoutFailure("watching")
             case .frame(let frame):
-                life.heard()
                 if let id = frame.responseID {
                     if let method = subscriptions.removeValue(forKey: id), let error = frame.error {
                         if context.raw { context.printFrame(frame) }
@@ -225,7 +231,7 @@ struct Watcher {
                 let ended = frame.endsRun
                 if ended { runs.end(frame) }
                 if frame.fields.event?.word == .shutdown {
-                    life.restartAnnounced(seconds: ReconnectSchedule.restartDelay(announcedBy: frame.payload))
+                    runner.shutdownAnnounced(frame.payload)
                 }
                 guard filter.accepts(name, frame: frame, hello: hello) else { continue }
                 Self.emit(frame, context: context)
@@ -254,15 +260,6 @@ struct Watcher {
             let session = frame.sessionKey ?? "?"
             context.console.out.write("[\(session)] assistant: \(TranscriptText.text(of: frame.payload?[ChatField.message]))\n")
         }
-    }
-
-    /// Waits `seconds` between connections; a signal ends the watch (exit 0).
-    private func pause(_ seconds: Double) throws {
-        let until = min(Deadline.after(seconds: seconds), context.deadline)
-        let event: LoopEvent
-        do { event = try context.loop(nil).next(until: until) } catch { throw WatchFinished() }
-        if case .signal = event { try finish() }
-        if context.deadline.hasPassed { throw context.timeoutFailure("watching") }
     }
 
     private func finish() throws -> Never {

@@ -11,54 +11,48 @@ enum LoopEvent {
     case timeout
 }
 
-/// Every wait of a command: the engine's pump (`GatewayPump`: one poll(2) over the gateway socket and
-/// this command's own descriptors, the keepalive rule) with the signal pipe and optionally one input
-/// descriptor, flushing stdout before it so that no printed frame lingers in a buffer. Frames already
-/// received come first; a signal comes before everything. Without a session it is the pause between
-/// reconnects, which a signal still ends.
+/// The CLI's side of following a connection: the engine's driver (`ConnectionRunner.next`: frames,
+/// one poll(2) over the socket and this command's descriptors, the keepalive) with the signal pipe and
+/// optionally one input descriptor, flushing stdout before each wait so that no printed frame lingers
+/// in a buffer. Frames already received come first; a signal comes before everything. Without a
+/// connection it waits for a signal, input or the deadline.
 final class FrameLoop {
-    let session: GatewaySession?
     let console: Console
     let signals: SignalWatcher
     /// Also wake when this descriptor is readable (nil: do not watch one).
     var input: Int32? = nil
     /// False while a signal is already being acted on (the abort after Ctrl-C): frames only.
     var reportsSignals = true
-    private let pump: GatewayPump?
+    private let runner: ConnectionRunner?
 
-    init(session: GatewaySession?, console: Console, signals: SignalWatcher) {
-        self.session = session
+    init(runner: ConnectionRunner?, console: Console, signals: SignalWatcher) {
+        self.runner = runner
         self.console = console
         self.signals = signals
-        pump = session.map { GatewayPump(session: $0) }
     }
 
     func next(until deadline: Deadline) throws -> LoopEvent {
         while true {
             if reportsSignals && signals.received != 0 { return .signal(signals.received) }
-            if let pump, let frame = try pump.take() { return .frame(frame) }
-            do { try console.flushOutput() } catch is OutputClosed where reportsSignals && signals.received != 0 {
+            let signalPipe = reportsSignals ? signals.descriptor : -1
+            let wake: ConnectionRunner.Wake
+            do {
+                if let runner {
+                    wake = try runner.next(until: deadline, alert: signalPipe, input: input ?? -1,
+                                           beforeWait: { [console] in try console.flushOutput() })
+                } else {
+                    try console.flushOutput()
+                    wake = ConnectionRunner.wait(alert: signalPipe, input: input ?? -1, until: deadline)
+                }
+            } catch is OutputClosed where reportsSignals && signals.received != 0 {
                 // The signal's grace for a stuck reader ran out during this flush: the signal is the news.
                 return .signal(signals.received)
             }
-            // Frames read while stdout was blocked (pings answered meanwhile) are taken before waiting.
-            if session?.hasBufferedInput == true { continue }
-            if deadline.hasPassed { return .timeout }
-            let signalPipe = reportsSignals ? signals.descriptor : -1
-            let ready: (first: Bool, second: Bool)
-            if let pump {
-                ready = try pump.wait(signalPipe, input ?? -1, until: deadline)
-            } else {
-                do {
-                    let pause = try Poll.readable(-1, signalPipe, input ?? -1, until: deadline)
-                    ready = (pause.second, pause.third)
-                } catch {
-                    throw GatewayError.connectionLost("poll failed: errno \(error.code)", closeCode: nil)
-                }
-            }
-            if ready.first { _ = signals.drain() }
-            if ready.second && !(reportsSignals && signals.received != 0) {
-                return .input
+            switch consume wake {
+            case .frame(let frame): return .frame(frame)
+            case .timeout: if deadline.hasPassed { return .timeout }  // else a signal interrupted the wait
+            case .alert: _ = signals.drain()
+            case .input: if !(reportsSignals && signals.received != 0) { return .input }
             }
         }
     }

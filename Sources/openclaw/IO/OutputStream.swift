@@ -1,4 +1,5 @@
 @_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawSession
 
 /// Buffered writing to a file descriptor with explicit flushes: frames that arrive together
 /// leave in one write(2), and nothing waits in the buffer while openclaw waits for input.
@@ -84,7 +85,7 @@ final class OutputStream: @unchecked Sendable {
         let written: Bool
         if let output {
             written = FileDescriptor.write(all: bytes, count: count, through: output) { blocked in
-                guard let whileBlocked else { Poll.waitUntilWritable(blocked); return true }
+                guard let whileBlocked else { _ = ConnectionRunner.waitUntilWritable(blocked, alert: -1, until: .never); return true }
                 return whileBlocked.waitUntilWritable(blocked)
             }
         } else {

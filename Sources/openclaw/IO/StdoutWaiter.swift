@@ -14,15 +14,15 @@ protocol OutputWaiter: AnyObject {
 ///
 /// While a session is open it also keeps the session alive (`pump`): the gateway pings and drops a
 /// client that does not answer in time, and a command that only waited for stdout would not read its
-/// socket. So the wait is the engine's (`GatewayPump.waitUntilWritable`): it reads what arrives (pongs
+/// socket. So the wait is the engine's (`ConnectionRunner.waitUntilWritable`): it reads what arrives (pongs
 /// going out at once, messages kept for the command, up to `GatewaySession.readAheadLimit`; past it the
 /// gateway's own slow-consumer rule applies, as to any client that stops reading).
 final class StdoutWaiter: OutputWaiter {
     private let signals: SignalWatcher
-    /// The open session's pump (strong, not weak: a weak reference gives the session a side table, and
-    /// every retain and release of it on the per-event path then takes the runtime's slow path, which
-    /// `make bench` measures in `watch`). A closed session's socket is no longer watched.
-    var pump: GatewayPump?
+    /// The engine's driver of the open connection (strong, not weak: a weak reference gives it a side
+    /// table, and every retain and release of it on the per-event path then takes the runtime's slow
+    /// path, which `make bench` measures in `watch`). A closed connection's socket is no longer watched.
+    var runner: ConnectionRunner?
     /// What a signal must do at once, even while stdout is stuck (send's abort): run once, then cleared.
     /// The command acts on the signal as usual once the output moves or is given up.
     var onInterrupt: (() -> Void)?
@@ -46,10 +46,8 @@ final class StdoutWaiter: OutputWaiter {
         }
     }
 
-    private func wait(_ descriptor: Int32, alert: Int32, until deadline: Deadline) -> GatewayPump.OutputWait {
-        if let pump { return pump.waitUntilWritable(descriptor, alert: alert, until: deadline) }
-        guard let ready = Poll.writableOrReadable(output: descriptor, input: -1, alert: alert, until: deadline) else { return .writable }
-        if ready.writable { return .writable }
-        return ready.alerted ? .alerted : .timedOut
+    private func wait(_ descriptor: Int32, alert: Int32, until deadline: Deadline) -> ConnectionRunner.OutputWait {
+        if let runner { return runner.waitUntilWritable(descriptor, alert: alert, until: deadline) }
+        return ConnectionRunner.waitUntilWritable(descriptor, alert: alert, until: deadline)
     }
 }

@@ -1,0 +1,292 @@
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawProtocol
+@_spi(Engine) import ClawState
+@_spi(Engine) import ClawSession
+
+/// What a long-lived client hears from its I/O thread, as it happens.
+protocol LinkObserver: AnyObject, Sendable {
+    func connecting(attempt: Int)
+    /// A new connection: lend it the client's buffers, hand it to those waiting, subscribe again.
+    func connected(_ driver: ConnectionDriver)
+    func disconnected(_ driver: ConnectionDriver)
+    func waiting(_ seconds: Double, reason: GatewayClientError)
+}
+
+/// The library's face of the engine's driver (`ConnectionRunner`): one thread that connects, follows
+/// the open connection for its async callers (`ConnectionDriver`: requests out, answers and events to
+/// their buffers, a consumer behind slowing the reads), and, for a long-lived client, connects again
+/// as the machine decides. A close request (`cancelled`) interrupts every wait.
+final class LinkThread: ConnectionFace, @unchecked Sendable {
+    /// Readable when a caller queued work or made room.
+    let wake: WakeSignal
+    /// Readable once the link is to close: it alone interrupts the connect and the waits.
+    private let cancelled: WakeSignal
+    private let lock = TransportLock()
+    private var closeRequested = false
+    private var thread: JoinableThread?
+    private let configuration: GatewayConfiguration
+    private let options: SessionOptions
+    private let rules: ConnectionLife.Rules
+    private weak var observer: (any LinkObserver)?
+    /// Why the thread ended (nil: closed by this side), once it has.
+    private var outcome: GatewayClientError?? = nil
+    private var outcomeWaiters: [CheckedContinuation<GatewayClientError?, Never>] = []
+    /// The connection being followed (the I/O thread's alone).
+    private var current: ConnectionDriver?
+
+    private init(_ configuration: GatewayConfiguration, rules: ConnectionLife.Rules, observer: (any LinkObserver)?)
+        throws(GatewayClientError) {
+        options = try configuration.sessionOptions()
+        do {
+            wake = try WakeSignal()
+            cancelled = try WakeSignal()
+        } catch {
+            throw GatewayClientError(.connectionFailed, "cannot make a wake-up pipe: \(error)")
+        }
+        self.configuration = configuration
+        self.rules = rules
+        self.observer = observer
+    }
+
+    /// One connection: returns once the gateway has let us in (after the waits the configuration
+    /// allows). Cancelling the calling task stops the attempt at once.
+    static func connect(_ configuration: GatewayConfiguration) async throws -> ConnectionDriver {
+        let link = try LinkThread(configuration, rules: configuration.waits.rules(), observer: nil)
+        do {
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { (connected: CheckedContinuation<ConnectionDriver, any Error>) in
+                    link.start { connected.resume(with: $0) }
+                }
+            } onCancel: {
+                link.requestClose()
+            }
+        } catch {
+            link.join()
+            throw error  // a GatewayClientError, or CancellationError when the task was cancelled
+        }
+    }
+
+    /// A long-lived client's link: connects, and connects again as `configuration.reconnect` says,
+    /// telling `observer`; ends when closed or when the machine gives up (`finished()`).
+    static func start(_ configuration: GatewayConfiguration, observer: any LinkObserver) throws(GatewayClientError) -> LinkThread {
+        let link = try LinkThread(configuration, rules: configuration.reconnect.rules(waits: configuration.waits), observer: observer)
+        link.start(nil)
+        return link
+    }
+
+    private func start(_ connected: (@Sendable (Result<ConnectionDriver, any Error>) -> Void)?) {
+        do {
+            let thread = try JoinableThread(name: "claw-io") { [self] in run(connected) }
+            lock.withLock { self.thread = thread }
+        } catch {
+            let failure = GatewayClientError(.connectionFailed, "cannot start a thread: \(error)")
+            connected?(.failure(failure))
+            finish(failure)
+        }
+    }
+
+    var isInterrupted: Bool { lock.withLock { closeRequested } }
+
+    func requestClose() {
+        lock.withLock { closeRequested = true }
+        cancelled.signal()
+    }
+
+    /// Waits until the thread has ended; nil when this side closed the link.
+    func finished() async -> GatewayClientError? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<GatewayClientError?, Never>) in
+            let done: GatewayClientError?? = lock.withLock {
+                if outcome == nil { outcomeWaiters.append(continuation) }
+                return outcome
+            }
+            if let done { continuation.resume(returning: done) }
+        }
+    }
+
+    /// The thread resumes every waiter as its last act: joining takes no time.
+    func join() {
+        lock.withLock { thread }?.join()
+    }
+
+    private func finish(_ failure: GatewayClientError?) {
+        let waiters = lock.withLock {
+            outcome = .some(failure)
+            defer { outcomeWaiters = [] }
+            return outcomeWaiters
+        }
+        for waiter in waiters { waiter.resume(returning: failure) }
+    }
+
+    // MARK: - The I/O thread
+
+    private func run(_ connected: (@Sendable (Result<ConnectionDriver, any Error>) -> Void)?) {
+        let runner = ConnectionRunner(options: options, environment: configuration.environment ?? .current(), rules: rules,
+                                      face: self, pingInterval: configuration.pingInterval.seconds)
+        var waitingCaller = connected
+        while true {
+            let session: GatewaySession
+            do { session = try runner.open() } catch {
+                let failure = isInterrupted ? nil : GatewayClientError(stop: error)
+                waitingCaller?(.failure(failure ?? CancellationError()))
+                return finish(failure)
+            }
+            let driver = ConnectionDriver(link: self, hello: GatewayHello(session.hello), configuration: configuration)
+            if let caller = waitingCaller {
+                waitingCaller = nil
+                if isInterrupted {
+                    runner.close()
+                    driver.end(with: nil)
+                    caller(.failure(CancellationError()))
+                    return finish(nil)
+                }
+                caller(.success(driver))
+            }
+            current = driver
+            observer?.connected(driver)
+            guard let lost = follow(driver, runner) else {
+                runner.close()
+                connectionEnded(nil)
+                return finish(nil)
+            }
+            // Ends this connection (connectionLost), then waits as the machine decides, or ends the link.
+            do { try runner.lost(lost) } catch {
+                return finish(isInterrupted ? nil : GatewayClientError(stop: error))
+            }
+        }
+    }
+
+    /// Sends queued requests, routes frames and keeps the link alive (the engine's `next`) until the
+    /// connection ends: why, or nil when this side closed it.
+    private func follow(_ driver: ConnectionDriver, _ runner: ConnectionRunner) -> GatewayError? {
+        var outer = SequenceTracker()
+        let numbersPerConnection = driver.hello.protocolVersion >= 4
+        while true {
+            // Work queued before a close still goes out first (an abort from a cancelled run).
+            for item in driver.takeWork() {
+                do {
+                    try runner.session?.send(method: item.method, params: item.params, id: item.id, deadline: .after(seconds: 10))
+                } catch {
+                    // Too large for the gateway: only this request fails.
+                    if case .invalidRequest = error { driver.fail(item.id, GatewayClientError(error)); continue }
+                    return error
+                }
+            }
+            if isInterrupted { return nil }
+            var behind = driver.consumerIsBehind()
+            do {
+                // Frames already here, up to 256, before the queue is looked at again.
+                var taken = 0
+                while taken < 256 && !behind,
+                      case .frame(let frame) = try runner.next(until: Deadline(nanoseconds: 0), alert: -1, input: -1) {
+                    taken += 1
+                    route(frame, driver, runner, &outer, numbersPerConnection)
+                    behind = driver.consumerIsBehind()
+                }
+                if taken > 0 { continue }
+                let wakeUp = try runner.next(until: driver.expireRequests(), alert: cancelled.descriptor, input: wake.descriptor,
+                                             consumerBehind: behind)
+                switch consume wakeUp {
+                case .frame(let frame): route(frame, driver, runner, &outer, numbersPerConnection)
+                case .input: wake.drain()
+                case .alert, .timeout: break
+                }
+            } catch let error as GatewayError {
+                return error
+            } catch {
+                return .connectionLost("\(error)", closeCode: nil)
+            }
+        }
+    }
+
+    private func route(_ frame: GatewayFrame, _ driver: ConnectionDriver, _ runner: ConnectionRunner,
+                       _ outer: inout SequenceTracker, _ numbersPerConnection: Bool) {
+        if frame.eventName == GatewayEventName.shutdown { runner.shutdownAnnounced(frame.payload) }
+        driver.route(frame, outer: &outer, numbersPerConnection: numbersPerConnection)
+    }
+
+    private func connectionEnded(_ failure: GatewayClientError?) {
+        guard let driver = current else { return }
+        current = nil
+        driver.end(with: failure)
+        observer?.disconnected(driver)
+    }
+
+    // MARK: - ConnectionFace
+
+    var interruptDescriptor: Int32 { cancelled.descriptor }
+
+    func willConnect(attempt: Int) { observer?.connecting(attempt: attempt) }
+
+    func connectionLost(_ error: GatewayError) { connectionEnded(GatewayClientError(error)) }
+
+    func sentence(for error: GatewayError) -> String { GatewayClientError(error).description }
+
+    func sentence(for failure: SSHTunnelFailure, route: SSHRoute) -> String {
+        GatewayClientError(tunnel: failure, target: "\(route.target)").description
+    }
+
+    func willWait(_ why: ConnectionLife.Wait, seconds: Double, after error: GatewayError) {
+        observer?.waiting(seconds, reason: GatewayClientError(error))
+    }
+
+    func pairing(_ pending: PendingPairing, approved: Bool) {}
+}
+
+// MARK: - The I/O thread's side of a connection
+
+extension ConnectionDriver {
+    /// The queued requests, taken.
+    func takeWork() -> [Outgoing] {
+        lock.withLock {
+            defer { outbox.removeAll(keepingCapacity: true) }
+            return outbox
+        }
+    }
+
+    func consumerIsBehind() -> Bool {
+        lock.withLock { subscribers.values.contains { $0.isFull } || borrowed.values.contains { $0.isFull } }
+    }
+
+    /// Fails requests whose time is up; returns when the next one's will be.
+    func expireRequests() -> Deadline {
+        let now = Deadline.now
+        let (expired, next) = lock.withLock { () -> ([PendingRequest], Deadline) in
+            var expired: [PendingRequest] = []
+            var next = Deadline.never
+            for (id, request) in pending {
+                if request.deadline <= now { expired.append(pending.removeValue(forKey: id)!) }
+                else { next = min(next, request.deadline) }
+            }
+            return (expired, next)
+        }
+        for request in expired {
+            request.continuation.resume(throwing: GatewayClientError.noAnswer(to: request.method))
+        }
+        return next
+    }
+
+    /// An answer to its request; an event to the buffers that accept it.
+    func route(_ frame: GatewayFrame, outer: inout SequenceTracker, numbersPerConnection: Bool) {
+        switch frame.kind {
+        case .response(let id, let ok):
+            if frame.isAcceptedAck { return }  // a two-stage method: its final answer follows
+            guard let request = lock.withLock({ pending.removeValue(forKey: id) }) else { return }
+            if !ok, let error = frame.error {
+                request.continuation.resume(throwing: GatewayClientError.requestFailed(request.method, error))
+            } else {
+                request.continuation.resume(returning: frame.payload ?? .null)
+            }
+        case .event(let name, let seq):
+            var gap: SequenceGap? = nil
+            if let seq, numbersPerConnection, let expected = outer.record(seq) {
+                gap = SequenceGap(expected: expected, received: seq)
+            }
+            let event = GatewayEvent(name: name, rawPayload: frame.payload ?? .null, seq: seq, gap: gap)
+            let buffers = lock.withLock { Array(subscribers.values) + Array(borrowed.values) }
+            for buffer in buffers where buffer.accepts(event) { buffer.offer(event) }
+        case .request, .unknown:
+            break  // nothing this client answers; skipped for forward compatibility
+        }
+    }
+}
