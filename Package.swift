@@ -99,7 +99,7 @@ let package = Package(
         // The frame schema is read from the source tree by the simulator conformance tests.
         .testTarget(name: "openclawTests",
                     dependencies: ["ClawSystem", "ClawJSON", "ClawCrypto", "ClawTransport", "ClawProtocol", "ClawState",
-                                   "ClawSession", "openclaw", "CClawSQLite"],
+                                   "ClawSession", "openclaw", "CClawSQLite", "ClawGatewayClient"],
                     exclude: ["Simulator/Schema/gateway-frames.schema.json"]),
     ],
     swiftLanguageModes: [.v6]
