@@ -44,9 +44,10 @@
 @_spi(Engine) public final class ConnectionRunner {
     @_spi(Engine) public let options: SessionOptions
     @_spi(Engine) public private(set) var life: ConnectionLife
-    /// The open connection, if any.
-    @_spi(Engine) public private(set) var session: GatewaySession?
-    private var pump: GatewayPump?
+    /// The open connection, if any. Unchecked, as the pump: the per-frame path reads them, and a class's
+    /// stored property otherwise pays a runtime exclusivity check per read (`make bench`, `watch`).
+    @exclusivity(unchecked) @_spi(Engine) public private(set) var session: GatewaySession?
+    @exclusivity(unchecked) private var pump: GatewayPump?
     private let connector: GatewayConnector
     private unowned let face: any ConnectionFace
     private let pingInterval: Double
@@ -175,6 +176,12 @@
         /// The face's `input` descriptor is readable (stdin, a wake-up).
         case input
         case timeout
+    }
+
+    /// A frame already received, or nil; never waits: `next`'s first step, for a face's per-frame path.
+    @inline(__always)
+    @_spi(Engine) public func take() throws(GatewayError) -> GatewayFrame? {
+        try pump?.take()
     }
 
     /// One step of following the open connection: a frame already received, else a wait over the

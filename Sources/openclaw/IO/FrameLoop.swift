@@ -34,6 +34,8 @@ final class FrameLoop {
     func next(until deadline: Deadline) throws -> LoopEvent {
         while true {
             if reportsSignals && signals.received != 0 { return .signal(signals.received) }
+            // The per-frame path: a frame already received, before anything else is set up.
+            if let runner, let frame = try runner.take() { return .frame(frame) }
             let signalPipe = reportsSignals ? signals.descriptor : -1
             let wake: ConnectionRunner.Wake
             do {
