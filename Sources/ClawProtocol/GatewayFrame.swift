@@ -23,7 +23,12 @@
     @_spi(Engine) public var header: JSONFrameHeader { raw.withUnsafeBytes { JSONFrameHeader(fields, bytes: $0) } }
 
     /// The parsed frame (built on first use).
-    @_spi(Engine) public private(set) lazy var value: JSONValue = (try? JSONValue.parse(raw)) ?? .null
+    @_spi(Engine) public private(set) lazy var value: JSONValue = parse()
+
+    /// The connection's long strings (see `LongStringMemo`), when it keeps them.
+    private let memo: LongStringMemo?
+    /// A string of this frame that begins with one of `memo`'s: checked and decoded from where that one ends.
+    private let known: KnownString?
 
     /// Fails only for a message that is not a JSON object; any object becomes a frame.
     @_spi(Engine) public convenience init(message: [UInt8]) throws(UndecodableFrame) {
@@ -33,11 +38,18 @@
     /// The same for a text message whose UTF-8 check the WebSocket layer left to the scanner
     /// (`utf8Checked` false): accepted, it is valid UTF-8 (strict JSON is); rejected, it is checked here
     /// and the error's `isInvalidUTF8` says whether the connection must end with 1007.
-    @_spi(Engine) public init(message: [UInt8], utf8Checked: Bool) throws(UndecodableFrame) {
+    ///
+    /// With `memo`, a long string that begins with one of an earlier frame's is checked, and later
+    /// parsed, only past those bytes, and this frame's longest string is remembered once it is parsed.
+    @_spi(Engine) public init(message: [UInt8], utf8Checked: Bool, memo: LongStringMemo? = nil) throws(UndecodableFrame) {
         var scanned = ScannedFrame()
         var failure: JSONError? = nil
+        let known = memo?.locate(in: message)
         let kind = message.withUnsafeBytes { buffer -> Kind? in
-            do throws(JSONError) { try JSONEventScanner.scan(buffer, into: &scanned) } catch { failure = error; return nil }
+            do throws(JSONError) {
+                if let known { try JSONEventScanner.scan(buffer, into: &scanned, known: known) }
+                else { try JSONEventScanner.scan(buffer, into: &scanned) }
+            } catch { failure = error; return nil }
             return Self.kind(of: scanned, in: buffer)
         }
         guard let kind else {
@@ -50,6 +62,15 @@
         self.kind = kind
         self.raw = message
         self.fields = scanned
+        self.memo = memo
+        self.known = known
+    }
+
+    private func parse() -> JSONValue {
+        guard let memo, raw.count >= LongStringMemo.threshold else { return (try? JSONValue.parse(raw)) ?? .null }
+        guard let (value, longest) = try? JSONValue.parse(raw, known: known) else { return .null }
+        if let longest { memo.remember(raw, start: longest.start, end: longest.end, decoded: longest.value) }
+        return value
     }
 
     private static func kind(of fields: ScannedFrame, in bytes: UnsafeRawBufferPointer) -> Kind {
