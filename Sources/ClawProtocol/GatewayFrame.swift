@@ -28,7 +28,7 @@
     /// The connection's long strings (see `LongStringMemo`), when it keeps them.
     private let memo: LongStringMemo?
     /// A string of this frame that begins with one of `memo`'s: checked and decoded from where that one ends.
-    private let known: KnownString?
+    let known: KnownString?
 
     /// Fails only for a message that is not a JSON object; any object becomes a frame.
     @_spi(Engine) public convenience init(message: [UInt8]) throws(UndecodableFrame) {
