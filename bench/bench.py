@@ -96,11 +96,12 @@ def ms(seconds):
 def debug_reader(env, results):
     """6. A debug build of a library user reading a long streamed reply (see bench/debug-reader)."""
     print(f"\n6. a debug-built library user: lorem:{DEBUG_READER_WORDS} in 300-word deltas, one each {DEBUG_READER_MS} ms")
-    build = subprocess.run(["nice", "-n", "10", "swift", "build", "--package-path", DEBUG_READER_DIR],
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    scratch = os.path.join(ROOT, ".build", "debug-reader")  # inside the package's own .build: `make clean` goes
+    build = subprocess.run(["nice", "-n", "10", "swift", "build", "--package-path", DEBUG_READER_DIR,
+                            "--scratch-path", scratch], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if build.returncode != 0:
         sys.exit(f"bench: building bench/debug-reader failed:\n{build.stdout[-2000:]}")
-    reader = os.path.join(DEBUG_READER_DIR, ".build", "debug", "debug-reader")
+    reader = os.path.join(scratch, "debug", "debug-reader")
     with Simulator("--reply", f"lorem:{DEBUG_READER_WORDS}", "--delta-words", "300",
                    "--delta-ms", str(DEBUG_READER_MS)) as sim:
         out = subprocess.run([reader], env=dict(env, OPENCLAW_GATEWAY_URL=sim.url), stdout=subprocess.PIPE,

@@ -23,7 +23,7 @@
 @_spi(Engine) public final class LongStringMemo: @unchecked Sendable {
     /// Strings shorter than this (bytes as sent) are neither remembered nor looked for: frames under it
     /// cost nothing more.
-    @_spi(Engine) public static let threshold = 16 * 1024
+    @_spi(Engine) public static var threshold: Int { 16 * 1024 }
     /// How many leading bytes (the opening quote included) locate a remembered string in a new frame.
     static let probeLength = 64
 

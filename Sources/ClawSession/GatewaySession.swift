@@ -95,7 +95,13 @@
             do { received = try socket.receiveBytes(deadline: deadline, utf8Checked: &utf8Checked) } catch { throw Self.map(error) }
             guard let bytes = received else { return nil }
             let frame: GatewayFrame
-            do { frame = try GatewayFrame(message: bytes, utf8Checked: utf8Checked, memo: longStrings) } catch {
+            do {
+                if bytes.count >= LongStringMemo.threshold {
+                    frame = try GatewayFrame(message: bytes, utf8Checked: utf8Checked, memo: longStrings)
+                } else {
+                    frame = try GatewayFrame(message: bytes, utf8Checked: utf8Checked)
+                }
+            } catch {
                 if error.isInvalidUTF8 { throw Self.map(socket.failInvalidText()) }
                 try skip(error.kind, detail: error.detail)
                 continue

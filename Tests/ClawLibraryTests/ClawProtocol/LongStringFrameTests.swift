@@ -24,9 +24,15 @@ import Testing
         case refused(SkippedFrame, String)
     }
 
+    /// The frame as a session with `memo` reads it (any size: a short one finds nothing known), or without.
+    static func frame(_ message: [UInt8], memo: LongStringMemo?) throws(UndecodableFrame) -> GatewayFrame {
+        if let memo { return try GatewayFrame(message: message, utf8Checked: false, memo: memo) }
+        return try GatewayFrame(message: message, utf8Checked: false)
+    }
+
     static func outcome(_ message: [UInt8], memo: LongStringMemo?) -> (Outcome, usedKnown: Bool) {
         do {
-            let frame = try GatewayFrame(message: message, utf8Checked: false, memo: memo)
+            let frame = try Self.frame(message, memo: memo)
             return (.frame(kind: frame.kind, runId: frame.runId, state: frame.state, payloadRange: frame.fields.payloadRange,
                            value: frame.value), frame.known != nil)
         } catch {
@@ -167,7 +173,7 @@ import Testing
         func updates(memo: LongStringMemo?) -> [ReplyAssembler.Update] {
             var assembler = ReplyAssembler()
             return frames.compactMap { message in
-                guard let frame = try? GatewayFrame(message: message, utf8Checked: false, memo: memo) else { return nil }
+                guard let frame = try? Self.frame(message, memo: memo) else { return nil }
                 return frame.eventName == "agent" ? assembler.apply(agent: frame.payload) : assembler.apply(chat: frame.payload)
             }
         }
