@@ -70,9 +70,6 @@
             if entries.count > 2 { entries.removeFirst() }
         }
     }
-
-    /// Forgets every string (their frames are freed).
-    @_spi(Engine) public func removeAll() { lock.withLock { entries = [] } }
 }
 
 extension JSONValue {
