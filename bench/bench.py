@@ -12,8 +12,11 @@
 4. instructions (valgrind --tool=callgrind, stable on a busy machine): per `version`, per `history`, and
    per watch event (the difference of two runs of different lengths, so start-up cancels out);
 5. the same history and watch by a plain Python `websockets` client (bench/pyclient.py; installed with pip
-   when missing), side by side.
-Release binaries must already be built (the Makefile target does it).
+   when missing), side by side;
+6. a library user built in debug (bench/debug-reader, built here; SwiftPM compiles the library unoptimised
+   too): CPU per update of a ~2 MB reply streamed at 20 ms per update, and whether it kept up.
+Release binaries must already be built (the Makefile target does it). `bench.py --debug-reader` runs only 6
+(it needs only the release simulator).
 """
 import os, platform, re, shutil, sqlite3, statistics, subprocess, sys, tempfile, time
 
@@ -30,6 +33,10 @@ DEB_OPENCLAW = os.path.join(ROOT, ".build-deb", "release", "openclaw")
 THROUGHPUT_RUNS = int(os.environ.get("BENCH_THROUGHPUT_RUNS", "3"))
 PY_EVENTS = int(os.environ.get("BENCH_PY_EVENTS", "200000"))
 PYCLIENT = os.path.join(ROOT, "bench", "pyclient.py")
+DEBUG_READER_DIR = os.path.join(ROOT, "bench", "debug-reader")
+# lorem:330000 is 2.1 MB of text; 300 words a delta make it 1,100 updates, one each DEBUG_READER_MS.
+DEBUG_READER_WORDS = int(os.environ.get("BENCH_DEBUG_READER_WORDS", "330000"))
+DEBUG_READER_MS = 20
 
 
 class Simulator:
@@ -86,7 +93,46 @@ def ms(seconds):
     return f"{seconds * 1000:.2f} ms"
 
 
+def debug_reader(env, results):
+    """6. A debug build of a library user reading a long streamed reply (see bench/debug-reader)."""
+    print(f"\n6. a debug-built library user: lorem:{DEBUG_READER_WORDS} in 300-word deltas, one each {DEBUG_READER_MS} ms")
+    scratch = os.path.join(ROOT, ".build", "debug-reader")  # inside the package's own .build: `make clean` goes
+    build = subprocess.run(["nice", "-n", "10", "swift", "build", "--package-path", DEBUG_READER_DIR,
+                            "--scratch-path", scratch], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if build.returncode != 0:
+        sys.exit(f"bench: building bench/debug-reader failed:\n{build.stdout[-2000:]}")
+    reader = os.path.join(scratch, "debug", "debug-reader")
+    with Simulator("--reply", f"lorem:{DEBUG_READER_WORDS}", "--delta-words", "300",
+                   "--delta-ms", str(DEBUG_READER_MS)) as sim:
+        out = subprocess.run([reader], env=dict(env, OPENCLAW_GATEWAY_URL=sim.url), stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True).stdout
+    m = re.search(r"updates (\d+) bytes (\d+) cpu ([\d.]+) last100 ([\d.]+) wall ([\d.]+) outcome (.*)", out)
+    if not m:
+        sys.exit(f"bench: debug-reader printed {out!r}")
+    updates, size, cpu, last100, wall, outcome = int(m[1]), int(m[2]), float(m[3]), float(m[4]), float(m[5]), m[6]
+    kept_up = outcome == "ok"
+    print(f"   {updates:,} updates, reply {size / 1e6:.2f} MB, {'kept up' if kept_up else 'fell behind: ' + outcome}")
+    print(f"   CPU {cpu:.2f} s in {wall:.1f} s: {cpu / max(updates, 1) * 1000:.2f} ms per update on average, "
+          f"{last100 * 10:.2f} ms over the last 100 (the reply near its full size)")
+    results.append((f"a debug library user keeps up with a {size / 1e6:.1f} MB reply at {DEBUG_READER_MS} ms per update",
+                    kept_up))
+
+
 def main():
+    if sys.argv[1:] == ["--debug-reader"]:
+        if not os.access(SIM, os.X_OK):
+            sys.exit(f"bench: {SIM} is missing; run `swift build -c release --product openclaw-gateway-sim` first")
+        state = tempfile.mkdtemp(prefix="openclaw-bench-")
+        env = {"HOME": state, "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "OPENCLAW_STATE_DIR": state,
+               "OPENCLAW_GATEWAY_TOKEN": TOKEN, "LANG": "C.UTF-8"}
+        results = []
+        try:
+            debug_reader(env, results)
+        finally:
+            shutil.rmtree(state, ignore_errors=True)
+        for name, ok in results:
+            print(f"   {'met ' if ok else 'MISSED'}  {name}")
+        return
     for path in (OPENCLAW, SIM):
         if not os.access(path, os.X_OK):
             sys.exit(f"bench: {path} is missing; run `make release` first")
@@ -252,6 +298,8 @@ def main():
                   f"({PY_EVENTS:,} events)")
         else:
             print("   (python websockets not installable: skipped)")
+
+        debug_reader(env, results)
 
         print("\ntargets:")
         for name, ok in results:

@@ -60,6 +60,7 @@ struct SimulatorFlag: Sendable {
         },
         SimulatorFlag(["--reply"], "MODE", ["echo | lorem:N | error | slow | retry:N (default echo); error ends", "the run in state error with errorKind and errorDetail (v4);", "retry:N (1-9) first sends N status events (phase starting_model,", "retry {attempt, maxAttempts N+1, reason rate_limit}; v4), then echoes"]) { o, _, v throws(UsageError) in o.reply = try SimulatorOptions.parseReply(v) },
         SimulatorFlag(["--delta-ms"], "MS", ["pause between streamed deltas (default 5)"]) { o, name, v throws(UsageError) in o.deltaMs = try integer(name, v) },
+        SimulatorFlag(["--delta-words"], "N", ["lorem:N: words per streamed delta (default 1)"]) { o, name, v throws(UsageError) in o.deltaWords = try integer(name, v, min: 1) },
         SimulatorFlag(["--restart-ms"], "MS", ["shutdown.restartExpectedMs on SIGTERM/SIGINT (default null)"]) { o, name, v throws(UsageError) in o.restartMs = try integer(name, v) },
         SimulatorFlag(["--suspended"], nil, ["start suspended: connects are answered UNAVAILABLE (retryable,", "retryAfterMs 1000, details {reason, phase}) and closed 1013,", "requests but health are refused UNAVAILABLE, until SIGUSR2"]) { o, _, _ throws(UsageError) in o.startSuspended = true },
         SimulatorFlag(["--suspend-reason"], "REASON", ["details.reason while suspended: gateway-suspending (default),", "gateway-restarting or startup-sidecars"]) { o, _, v throws(UsageError) in

@@ -59,6 +59,8 @@ struct SimulatorOptions: Sendable, Equatable {
     var approvedDeviceIds: [String] = []
     var reply: ReplyMode = .echo
     var deltaMs = 5
+    /// `--delta-words N`: `lorem:N` streams this many words per delta (a long reply in fewer updates).
+    var deltaWords = 1
     var restartMs: Int? = nil
     var faults: [Fault] = []
     var blastCount: Int? = nil
@@ -99,7 +101,7 @@ struct SimulatorOptions: Sendable, Equatable {
             && a.password == b.password && a.tickMs == b.tickMs && a.tlsCertPath == b.tlsCertPath
             && a.tlsKeyPath == b.tlsKeyPath && a.edgeAuth.map { "\($0.name)=\($0.value)" } == b.edgeAuth.map { "\($0.name)=\($0.value)" }
             && a.logPath == b.logPath && a.requirePairing == b.requirePairing
-            && a.approvedDeviceIds == b.approvedDeviceIds && a.reply == b.reply && a.deltaMs == b.deltaMs
+            && a.approvedDeviceIds == b.approvedDeviceIds && a.reply == b.reply && a.deltaMs == b.deltaMs && a.deltaWords == b.deltaWords
             && a.restartMs == b.restartMs && a.faults == b.faults && a.blastCount == b.blastCount
             && a.blastBytes == b.blastBytes && a.historyFixture?.count == b.historyFixture?.count
             && a.historyFixture?.bytes == b.historyFixture?.bytes && a.handshakeTimeoutMs == b.handshakeTimeoutMs

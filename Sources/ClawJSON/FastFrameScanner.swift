@@ -15,7 +15,11 @@ enum FastFrameScanner {
     /// Scans into `f` (fresh); false: not taken (`f` is then garbage). The frame's own members carry the
     /// routing fields and the payload object's members the run's; below those only validation and the
     /// secret-name check remain, in `skipValue`'s loop.
-    static func scan(_ base: UnsafePointer<UInt8>, count: Int, maxDepth: Int, into f: inout ScannedFrame) -> Bool {
+    ///
+    /// `knownFrom..<knownTo`: the first bytes of the string whose contents start at `knownFrom`, checked
+    /// before (`LongStringMemo`), which end between two characters or escapes; they are not read again.
+    static func scan(_ base: UnsafePointer<UInt8>, count: Int, maxDepth: Int, into f: inout ScannedFrame,
+                     knownFrom: Int = -1, knownTo: Int = -1) -> Bool {
         guard count >= 2, base[0] == UInt8(ascii: "{"), maxDepth >= 2 else { return false }
         var i = 1
         var secret = false
@@ -48,12 +52,12 @@ enum FastFrameScanner {
                 case 5 where c == UInt8(ascii: "-") || isDigit(c):
                     guard sequenceNumber(base, count, &i, into: &f.seq) else { return false }
                 case 6 where c == UInt8(ascii: "t") || c == UInt8(ascii: "f"):
-                    guard skipValue(base, count, &i, depth: 1, maxDepth: maxDepth, secret: &secret) else { return false }
+                    guard skipValue(base, count, &i, depth: 1, maxDepth: maxDepth, secret: &secret, knownFrom, knownTo) else { return false }
                     f.ok = c == UInt8(ascii: "t")
                 case 7 where c == UInt8(ascii: "{"):
-                    guard scanPayload(base, count, &i, maxDepth: maxDepth, into: &f, secret: &secret) else { return false }
+                    guard scanPayload(base, count, &i, maxDepth: maxDepth, into: &f, secret: &secret, knownFrom, knownTo) else { return false }
                 default:
-                    guard skipValue(base, count, &i, depth: 1, maxDepth: maxDepth, secret: &secret) else { return false }
+                    guard skipValue(base, count, &i, depth: 1, maxDepth: maxDepth, secret: &secret, knownFrom, knownTo) else { return false }
                 }
                 if name == 7 { f.payloadRange = valueStart..<i }
                 guard i < count else { return false }
@@ -72,7 +76,7 @@ enum FastFrameScanner {
     /// number, each the first such member (as `JSONReader.scanPayload` reads them).
     @inline(__always)
     private static func scanPayload(_ base: UnsafePointer<UInt8>, _ count: Int, _ i: inout Int, maxDepth: Int,
-                                    into f: inout ScannedFrame, secret: inout Bool) -> Bool {
+                                    into f: inout ScannedFrame, secret: inout Bool, _ knownFrom: Int, _ knownTo: Int) -> Bool {
         i &+= 1
         guard i < count else { return false }
         if base[i] == UInt8(ascii: "}") { i &+= 1; return true }
@@ -94,7 +98,7 @@ enum FastFrameScanner {
                 guard sequenceNumber(base, count, &i, into: &f.runSeq) else { return false }
             default:
                 if name == 0 && !secret { secret = isSecretKey(base + start, length, count &- start) }
-                guard skipValue(base, count, &i, depth: 2, maxDepth: maxDepth, secret: &secret) else { return false }
+                guard skipValue(base, count, &i, depth: 2, maxDepth: maxDepth, secret: &secret, knownFrom, knownTo) else { return false }
             }
             guard i < count else { return false }
             if base[i] == UInt8(ascii: ",") { i &+= 1; continue }
@@ -160,7 +164,7 @@ enum FastFrameScanner {
     /// containers are walked in one loop with a bit per open level (object or array), noting secret names.
     @inline(__always)
     private static func skipValue(_ base: UnsafePointer<UInt8>, _ count: Int, _ i: inout Int, depth: Int,
-                                  maxDepth: Int, secret: inout Bool) -> Bool {
+                                  maxDepth: Int, secret: inout Bool, _ knownFrom: Int, _ knownTo: Int) -> Bool {
         var j = i
         defer { i = j }
         var objects: UInt64 = 0  // bit k: the container opened k levels below the top of this walk is an object
@@ -183,7 +187,7 @@ enum FastFrameScanner {
                         break
                     }
                 }
-                guard let end = stringEnd(base, count, from: from) else { return false }
+                guard let end = stringEnd(base, count, from: from == knownFrom ? knownTo : from) else { return false }
                 j = end &+ 1
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 guard let end = numberEnd(base, count, from: j) else { return false }

@@ -25,6 +25,21 @@
         fields = try reader.scanFrame()
     }
 
+    /// The same for a frame holding a string whose first bytes were checked before (`LongStringMemo`):
+    /// what it accepts and the fields it reads are exactly `scan`'s; only the known bytes are not read again.
+    @_spi(Engine) public static func scan(_ bytes: UnsafeRawBufferPointer, into fields: inout ScannedFrame, known: KnownString,
+                                          maxDepth: Int = 256) throws(JSONError) {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { throw JSONError("empty input", offset: 0) }
+        let start = base.assumingMemoryBound(to: UInt8.self)
+        guard known.open >= 0, known.contentEnd < bytes.count else { return try scan(bytes, into: &fields, maxDepth: maxDepth) }
+        if FastFrameScanner.scan(start, count: bytes.count, maxDepth: maxDepth, into: &fields,
+                                 knownFrom: known.open + 1, knownTo: known.contentEnd) { return }
+        fields = ScannedFrame()
+        var reader = JSONReader(base: start, count: bytes.count, maxDepth: maxDepth, json5: false, rejectDuplicateKeys: false)
+        reader.known = KnownString(open: known.open, contentEnd: known.contentEnd, decoded: "")
+        fields = try reader.scanFrame()
+    }
+
     @_spi(Engine) public static func scan(_ bytes: [UInt8], maxDepth: Int = 256) throws(JSONError) -> JSONFrameHeader {
         let result = bytes.withUnsafeBytes { buffer in
             Result { () throws(JSONError) -> JSONFrameHeader in try scan(buffer, maxDepth: maxDepth) }
@@ -267,7 +282,7 @@ extension JSONReader {
                     try skipSpace()
                     continue readValue
                 }
-            case UInt8(ascii: "\""): _ = try scanString(quote: c)
+            case UInt8(ascii: "\""): _ = try scanString(quote: c, contentFrom: i == known.open ? known.contentEnd : i + 1)
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): i = try numberEnd(from: i)
             case UInt8(ascii: "t"): try expectLiteral("true")
             case UInt8(ascii: "f"): try expectLiteral("false")

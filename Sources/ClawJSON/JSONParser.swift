@@ -55,6 +55,13 @@ struct JSONReader {
     var sawSecretKey = false
     /// A raw line feed or carriage return was skipped as whitespace (nowhere else can valid JSON hold one).
     var sawLineBreak = false
+    /// Set by `JSONValue.parse(_:known:)`: string values go through `readMemoString`, which uses `known`
+    /// and notes the `longest`.
+    var memoizing = false
+    /// A string whose first bytes were checked before (`LongStringMemo`); its `open` is -1 when none.
+    var known = KnownString(open: -1, contentEnd: -1, decoded: "")
+    /// The longest string value of at least `LongStringMemo.threshold` bytes read while `memoizing`.
+    var longest: (start: Int, end: Int, value: String)? = nil
 
     init(base: UnsafePointer<UInt8>, count: Int, maxDepth: Int, json5: Bool, rejectDuplicateKeys: Bool) {
         self.base = base
@@ -177,6 +184,7 @@ struct JSONReader {
         let c = base[i]
         switch c {
         case UInt8(ascii: "\""):
+            if memoizing { return .string(try readMemoString()) }
             return .string(try readString(quote: c))
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             return json5 ? try readJSON5Number() : try readNumber()
@@ -255,12 +263,48 @@ struct JSONReader {
         return String(decoding: UnsafeBufferPointer(start: base + start, count: end - start), as: UTF8.self)
     }
 
+    /// A string value while `memoizing`: the `known` one is checked and decoded from where its known bytes
+    /// end (they end between two characters or escapes, so the rest reads alone); long ones are noted.
+    private mutating func readMemoString() throws(JSONError) -> String {
+        let value: String
+        let start = i + 1
+        let end: Int
+        if i == known.open {
+            let from = known.contentEnd
+            let (_, last, escaped) = try scanString(quote: UInt8(ascii: "\""), contentFrom: from)
+            end = last
+            var whole = known.decoded
+            if escaped {
+                whole += String(decoding: scratch, as: UTF8.self)
+            } else if last > from {
+                whole += String(decoding: UnsafeBufferPointer(start: base + from, count: last - from), as: UTF8.self)
+            }
+            value = whole
+        } else {
+            let (_, last, escaped) = try scanString(quote: UInt8(ascii: "\""))
+            end = last
+            value = escaped ? String(decoding: scratch, as: UTF8.self)
+                : String(decoding: UnsafeBufferPointer(start: base + start, count: last - start), as: UTF8.self)
+        }
+        if end - start >= LongStringMemo.threshold, end - start > (longest.map { $0.end - $0.start } ?? 0) {
+            longest = (start, end, value)
+        }
+        return value
+    }
+
     /// Validates the quoted string at `i` and moves past it. Returns the byte range of its raw contents and
     /// whether it had escapes, in which case `scratch` holds the decoded UTF-8.
     @inline(__always)
     mutating func scanString(quote: UInt8) throws(JSONError) -> (start: Int, end: Int, escaped: Bool) {
+        try scanString(quote: quote, contentFrom: i + 1)
+    }
+
+    /// The same, for a string whose contents before `contentFrom` are known to be valid and end between two
+    /// characters or escapes: only the rest is checked, and `escaped` and `scratch` describe the rest alone.
+    @inline(__always)
+    mutating func scanString(quote: UInt8, contentFrom: Int) throws(JSONError) -> (start: Int, end: Int, escaped: Bool) {
         let open = i
-        var j = i + 1
+        var j = contentFrom
         var run = j
         var escaped = false
         let quotes = UInt64(quote) &* 0x0101_0101_0101_0101

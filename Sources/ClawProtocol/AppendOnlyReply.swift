@@ -15,7 +15,7 @@
         if case .append(let suffix) = ReplyAssembler.change(from: written, to: update.text) {
             out = suffix
             written = update.text
-        } else if update.end != nil, !update.text.utf8.elementsEqual(written.utf8) {
+        } else if update.end != nil, !ReplyAssembler.sameBytes(update.text, written) {
             out = "\n" + update.text  // start the final text on a line of its own
             written += out
         }

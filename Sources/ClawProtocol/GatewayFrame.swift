@@ -23,7 +23,20 @@
     @_spi(Engine) public var header: JSONFrameHeader { raw.withUnsafeBytes { JSONFrameHeader(fields, bytes: $0) } }
 
     /// The parsed frame (built on first use).
-    @_spi(Engine) public private(set) lazy var value: JSONValue = (try? JSONValue.parse(raw)) ?? .null
+    @_spi(Engine) public private(set) lazy var value: JSONValue = parse()
+
+    /// A long frame's memo (see `LongStringMemo`) and what it knew of the frame; nil for a short frame
+    /// (most of them: one nil reference, nothing to retain or free) or without a memo.
+    private let longStrings: LongStrings?
+
+    private final class LongStrings {
+        let memo: LongStringMemo
+        let known: KnownString?
+        init(memo: LongStringMemo, known: KnownString?) { self.memo = memo; self.known = known }
+    }
+
+    /// A string of this frame that begins with one the memo holds: checked and decoded from where that one ends.
+    var known: KnownString? { longStrings?.known }
 
     /// Fails only for a message that is not a JSON object; any object becomes a frame.
     @_spi(Engine) public convenience init(message: [UInt8]) throws(UndecodableFrame) {
@@ -40,16 +53,49 @@
             do throws(JSONError) { try JSONEventScanner.scan(buffer, into: &scanned) } catch { failure = error; return nil }
             return Self.kind(of: scanned, in: buffer)
         }
-        guard let kind else {
-            if !utf8Checked && !UTF8StreamValidator.isValid(message) {
-                throw UndecodableFrame(kind: .notJSON, detail: "text message is not valid UTF-8", isInvalidUTF8: true)
-            }
-            let isJSON = (try? JSONValue.parse(message)) != nil
-            throw UndecodableFrame(kind: isJSON ? .notObject : .notJSON, detail: (failure ?? JSONError("empty input", offset: 0)).message)
-        }
+        guard let kind else { throw Self.undecodable(message, utf8Checked: utf8Checked, failure) }
         self.kind = kind
         self.raw = message
         self.fields = scanned
+        longStrings = nil
+    }
+
+    /// The same for a message of a session that remembers long strings (see `LongStringMemo`; for messages
+    /// of `LongStringMemo.threshold` bytes and more, as shorter ones hold none): a string that begins with
+    /// one the memo holds is checked, and later parsed, only past those bytes, and this frame's longest
+    /// string is remembered once it is parsed. What it accepts and reads is exactly the other's.
+    @_spi(Engine) public init(message: [UInt8], utf8Checked: Bool, memo: LongStringMemo) throws(UndecodableFrame) {
+        var scanned = ScannedFrame()
+        var failure: JSONError? = nil
+        let known = memo.locate(in: message)
+        let kind = message.withUnsafeBytes { buffer -> Kind? in
+            do throws(JSONError) {
+                if let known { try JSONEventScanner.scan(buffer, into: &scanned, known: known) }
+                else { try JSONEventScanner.scan(buffer, into: &scanned) }
+            } catch { failure = error; return nil }
+            return Self.kind(of: scanned, in: buffer)
+        }
+        guard let kind else { throw Self.undecodable(message, utf8Checked: utf8Checked, failure) }
+        self.kind = kind
+        self.raw = message
+        self.fields = scanned
+        longStrings = LongStrings(memo: memo, known: known)
+    }
+
+    /// Why `message`, which the scanner refused with `failure`, is no frame.
+    private static func undecodable(_ message: [UInt8], utf8Checked: Bool, _ failure: JSONError?) -> UndecodableFrame {
+        if !utf8Checked && !UTF8StreamValidator.isValid(message) {
+            return UndecodableFrame(kind: .notJSON, detail: "text message is not valid UTF-8", isInvalidUTF8: true)
+        }
+        let isJSON = (try? JSONValue.parse(message)) != nil
+        return UndecodableFrame(kind: isJSON ? .notObject : .notJSON, detail: (failure ?? JSONError("empty input", offset: 0)).message)
+    }
+
+    private func parse() -> JSONValue {
+        guard let longStrings else { return (try? JSONValue.parse(raw)) ?? .null }
+        guard let (value, longest) = try? JSONValue.parse(raw, known: longStrings.known) else { return .null }
+        if let longest { longStrings.memo.remember(raw, start: longest.start, end: longest.end, decoded: longest.value) }
+        return value
     }
 
     private static func kind(of fields: ScannedFrame, in bytes: UnsafeRawBufferPointer) -> Kind {

@@ -1,3 +1,4 @@
+@_spi(Engine) import ClawSystem
 @_spi(Engine) import ClawJSON
 /// One run's reply, built from its `chat` event payloads (docs/protocol.md §5.1) in per-run `seq` order, with a
 /// progress line from `status` and `agent` events (§5.2); each applied event returns an `Update` saying what changed.
@@ -144,9 +145,28 @@
     ]
 
     /// Compared as UTF-8 bytes: `String` equality would treat canonically equal spellings as the same text.
+    /// One memcmp over the old text, never a loop of our own: each delta carries the whole reply, and in a
+    /// debug build (SwiftPM compiles this package unoptimised for a debug library user) a byte-by-byte
+    /// comparison of a long reply cost more per update than everything else together.
     static func change(from old: String, to new: String) -> Change {
-        if new.utf8.elementsEqual(old.utf8) { return .none }
-        guard new.utf8.starts(with: old.utf8) else { return .redraw }
-        return .append(String(decoding: new.utf8.dropFirst(old.utf8.count), as: UTF8.self))
+        var old = old, new = new  // withUTF8 needs a var; a native string is not copied
+        return old.withUTF8 { old in
+            new.withUTF8 { new in
+                guard old.count <= new.count, hasPrefix(new, old) else { return .redraw }
+                if old.count == new.count { return .none }
+                return .append(String(decoding: UnsafeBufferPointer(rebasing: new[old.count...]), as: UTF8.self))
+            }
+        }
+    }
+
+    /// Whether `a` and `b` are the same UTF-8 bytes (one memcmp).
+    static func sameBytes(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        return a.withUTF8 { a in b.withUTF8 { b in a.count == b.count && hasPrefix(a, b) } }
+    }
+
+    /// Whether `bytes` starts with `prefix`, which is no longer.
+    private static func hasPrefix(_ bytes: UnsafeBufferPointer<UInt8>, _ prefix: UnsafeBufferPointer<UInt8>) -> Bool {
+        prefix.isEmpty || Memory.equal(bytes.baseAddress!, prefix.baseAddress!, count: prefix.count)
     }
 }

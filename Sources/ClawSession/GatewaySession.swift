@@ -17,6 +17,8 @@
     private var nextRequestNumber = 1
     /// Ids sent and not yet finally answered: a `res` for any other id is unexpected.
     private var pendingRequests: Set<String> = []
+    /// The latest long strings received (a streamed reply's text): the next frame checks only what follows them.
+    private let longStrings = LongStringMemo()
 
     // Both are read on every `receive` (the compiler hoists the reads to its start): no runtime
     // exclusivity check (two per frame otherwise; bench/README.md), as nothing holds either across a call.
@@ -93,12 +95,21 @@
             do { received = try socket.receiveBytes(deadline: deadline, utf8Checked: &utf8Checked) } catch { throw Self.map(error) }
             guard let bytes = received else { return nil }
             let frame: GatewayFrame
-            do { frame = try GatewayFrame(message: bytes, utf8Checked: utf8Checked) } catch {
+            do {
+                if bytes.count >= LongStringMemo.threshold {
+                    frame = try GatewayFrame(message: bytes, utf8Checked: utf8Checked, memo: longStrings)
+                } else {
+                    frame = try GatewayFrame(message: bytes, utf8Checked: utf8Checked)
+                }
+            } catch {
                 if error.isInvalidUTF8 { throw Self.map(socket.failInvalidText()) }
                 try skip(error.kind, detail: error.detail)
                 continue
             }
-            assert(utf8Checked || UTF8StreamValidator.isValid(frame.raw), "the frame scanner accepted invalid UTF-8")
+            // A self-check of the scanner in debug builds, on frames short enough for a byte loop: a long
+            // streamed reply's frames are the ones whose known bytes the scanner does not read again.
+            assert(utf8Checked || frame.raw.count >= LongStringMemo.threshold || UTF8StreamValidator.isValid(frame.raw),
+                   "the frame scanner accepted invalid UTF-8")
             tracer?(.recv, Redaction.redact(frame.value))
             switch frame.kind {
             case .unknown(let type):

@@ -35,6 +35,9 @@ struct WebSocketFrameDecoder {
     private var messageOpcode: WebSocketOpcode? = nil
     private var message: [UInt8] = []
     private var utf8 = UTF8StreamValidator()
+    /// The text message being streamed is one frame begun under `defersWholeTextCheck`: its UTF-8 check is
+    /// left to the caller too (a long streamed reply is then read once, by the frame scanner, not twice).
+    private var streamUnchecked = false
     /// The last whole message, kept to reuse its storage (`wholePayload`).
     private var recycled: [UInt8] = []
 
@@ -59,7 +62,7 @@ struct WebSocketFrameDecoder {
                 }
                 if frameRemaining > 0 { return (offset, nil) }
                 inFrame = false
-                if frameIsFinal { textUnchecked = false; return (offset, .message(try finishMessage())) }
+                if frameIsFinal { return (offset, .message(try finishMessage())) }
                 continue
             }
             if !expectsMaskedFrames && messageOpcode == nil && count - offset >= 4 {
@@ -98,6 +101,7 @@ struct WebSocketFrameDecoder {
                 message = []
                 message.reserveCapacity(length)
                 utf8 = UTF8StreamValidator()
+                streamUnchecked = header.opcode == .text && header.fin && defersWholeTextCheck
             }
             inFrame = true
             frameRemaining = length
@@ -130,7 +134,7 @@ struct WebSocketFrameDecoder {
         let valid: Bool = message.withUnsafeMutableBytes { all in
             let chunk = all.baseAddress! + start
             if let mask { mask.apply(from: chunk, to: chunk, count: count, phase: phase) }
-            return !isText || utf8.feed(UnsafeRawBufferPointer(start: chunk, count: count))
+            return !isText || streamUnchecked || utf8.feed(UnsafeRawBufferPointer(start: chunk, count: count))
         }
         maskPhase = (maskPhase + count) & 3
         guard valid else {
@@ -143,6 +147,16 @@ struct WebSocketFrameDecoder {
         messageOpcode = nil
         let bytes = message
         message = []
+        textUnchecked = false
+        if opcode == .text && streamUnchecked {
+            streamUnchecked = false
+            // Begun under the deferral but finished without it (another kind of read): checked here.
+            textUnchecked = defersWholeTextCheck
+            guard defersWholeTextCheck || UTF8StreamValidator.isValid(bytes) else {
+                throw Violation(code: WebSocketCloseCode.invalidPayload, reason: "text message is not valid UTF-8")
+            }
+            return .text(bytes)
+        }
         if opcode == .text {
             guard utf8.isComplete else {
                 throw Violation(code: WebSocketCloseCode.invalidPayload, reason: "text message ends inside a UTF-8 sequence")

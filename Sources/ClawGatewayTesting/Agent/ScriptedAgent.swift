@@ -12,7 +12,7 @@ struct ScriptedAgent {
     private var version: Int { gateway.options.protocolVersion }
 
     /// The reply pieces; concatenated they make the whole reply.
-    static func pieces(for mode: ReplyMode, message: String) -> [String] {
+    static func pieces(for mode: ReplyMode, message: String, wordsPerDelta: Int = 1) -> [String] {
         switch mode {
         case .echo, .error, .retry:
             let text = message.isEmpty ? "(attachment received)" : message
@@ -28,7 +28,11 @@ struct ScriptedAgent {
             if !current.isEmpty { pieces.append(current) }
             return pieces
         case .lorem(let n):
-            return LoremIpsum.words(count: n).enumerated().map { $0.offset == 0 ? $0.element : " " + $0.element }
+            let words = LoremIpsum.words(count: n).enumerated().map { $0.offset == 0 ? $0.element : " " + $0.element }
+            guard wordsPerDelta > 1 else { return words }
+            return stride(from: 0, to: words.count, by: wordsPerDelta).map {
+                words[$0..<min($0 + wordsPerDelta, words.count)].joined()
+            }
         case .slow:
             return LoremIpsum.words(count: 30).enumerated().map { $0.offset == 0 ? $0.element : " " + $0.element }
         }
@@ -66,7 +70,7 @@ struct ScriptedAgent {
                 }) else { return }
             }
         }
-        var pieces = Self.pieces(for: mode, message: message)
+        var pieces = Self.pieces(for: mode, message: message, wordsPerDelta: gateway.options.deltaWords)
         if mode == .error { pieces = Array(pieces.prefix(1)) }
         for piece in pieces {
             if deltaPause > 0 { Thread.sleep(forTimeInterval: deltaPause) }

@@ -237,6 +237,24 @@ private func run(_ payloads: [JSONValue], into assembler: inout ReplyAssembler) 
         #expect(assembler.apply(chat: Chat.delta(2, cumulative: "cafe\u{301}")).change == .append("\u{301}"))
     }
 
+    /// `change` compares UTF-8 bytes (one memcmp): canonically equal spellings are different texts.
+    @Test func changeComparesBytes() {
+        #expect(ReplyAssembler.change(from: "caf\u{e9}", to: "cafe\u{301}") == .redraw)
+        #expect(ReplyAssembler.change(from: "cafe\u{301}", to: "caf\u{e9}") == .redraw)
+        #expect(ReplyAssembler.change(from: "cafe\u{301}", to: "cafe\u{301}") == ReplyAssembler.Change.none)
+        #expect(ReplyAssembler.change(from: "", to: "") == ReplyAssembler.Change.none)
+        #expect(ReplyAssembler.change(from: "", to: "a") == .append("a"))
+        #expect(ReplyAssembler.change(from: "abc", to: "ab") == .redraw)
+        #expect(ReplyAssembler.change(from: "abc", to: "abd") == .redraw)
+        #expect(ReplyAssembler.change(from: "ab\u{1F600}", to: "ab\u{1F600}\u{e9}") == .append("\u{e9}"))
+        let long = String(repeating: "lorem ipsum ", count: 10_000)
+        #expect(ReplyAssembler.change(from: long, to: long + "y") == .append("y"))
+        #expect(ReplyAssembler.change(from: long + "y", to: long + "z") == .redraw)
+        #expect(ReplyAssembler.change(from: long + "y", to: long + "y") == ReplyAssembler.Change.none)
+        #expect(ReplyAssembler.sameBytes(long, long) && !ReplyAssembler.sameBytes(long, long + "y"))
+        #expect(!ReplyAssembler.sameBytes("caf\u{e9}", "cafe\u{301}"))
+    }
+
     @Test func hostileSeqValuesDoNotTrap() {
         var assembler = ReplyAssembler()
         _ = assembler.apply(chat: Chat.payload("delta", seq: nil, [("seq", .number("9223372036854775807")), ("deltaText", "a")]))

@@ -56,6 +56,50 @@ import Testing
         #expect(throws: (any Error).self) { _ = try session.receive(deadline: .now) }
     }
 
+    /// A text message longer than the read buffer streams in; its UTF-8 check is left to the scanner too,
+    /// which reads a long string's known bytes (`LongStringMemo`) only once: what follows them is checked.
+    @Test func longStreamedMessagesAreCheckedPastTheKnownBytes() throws {
+        let long = String(repeating: "lorem ipsum ", count: 8_000)  // 96 KB, past the 64 KiB read buffer
+        let good = Array(#"{"type":"event","event":"tick","payload":{"text":"\#(long)"}}"#.utf8)
+        let bad = Array(#"{"type":"event","event":"tick","payload":{"text":"\#(long)"#.utf8) + [0xC0, 0xAF] + Array(#""}}"#.utf8)
+        let (session, stream) = try Self.session(receiving: [good, good, bad, good])
+        let first = try #require(try session.receive(deadline: .now))
+        #expect(first.raw == good)
+        _ = first.value  // parsed: its text is remembered
+        let second = try #require(try session.receive(deadline: .now))
+        #expect(second.raw == good && second.known != nil)
+        #expect(second.payload?["text"]?.stringValue == long)
+        #expect {
+            _ = try session.receive(deadline: .now)
+        } throws: { error in
+            guard case GatewayError.protocolError(let detail) = error else { return false }
+            return detail.contains("UTF-8")
+        }
+        #expect(FrameBytes.closeCode(in: stream.written, receiver: .server) == 1007)
+    }
+
+    /// A long message begun by `receiveBytes` (the check deferred) and finished by `receive` is checked there.
+    @Test func aMessageBegunUnderTheDeferralAndFinishedWithoutItIsChecked() throws {
+        let frame = FrameBytes.from(.server, opcode: 0x1, payload: Array(repeating: UInt8(ascii: "a"), count: 100_000) + [0xC0, 0xAF])
+        let stream = MemoryStream(input: Array(frame[..<70_000]), endOfInput: false)
+        let socket = WebSocketConnection(role: .client, stream: stream, maxMessageSize: 1 << 20)
+        var checked = true
+        #expect(try socket.receiveBytes(deadline: .now, utf8Checked: &checked) == nil)
+        stream.input += frame[70_000...]
+        #expect(throws: WebSocketError.self) { _ = try socket.receive(deadline: .now) }
+        #expect(FrameBytes.closeCode(in: stream.written, receiver: .server) == 1007)
+    }
+
+    /// The same message read by `receiveBytes` throughout comes back unchecked, for the scanner.
+    @Test func aLongMessageReadWithTheDeferralIsLeftUnchecked() throws {
+        let payload = Array(repeating: UInt8(ascii: "a"), count: 100_000) + [0xC0, 0xAF]
+        let stream = MemoryStream(input: FrameBytes.from(.server, opcode: 0x1, payload: payload), endOfInput: false)
+        let socket = WebSocketConnection(role: .client, stream: stream, maxMessageSize: 1 << 20)
+        var checked = true
+        #expect(try socket.receiveBytes(deadline: .now, utf8Checked: &checked) == payload)
+        #expect(!checked)
+    }
+
     @Test func validTextThatIsNotJSONIsSkippedNotFatal() throws {
         let (session, stream) = try Self.session(receiving: [Array("h\u{e9}llo".utf8), Self.event])
         var skipped: [SkippedFrame] = []
