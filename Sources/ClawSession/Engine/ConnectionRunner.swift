@@ -75,8 +75,8 @@
             if case .connecting(let attempt) = life.state { face.willConnect(attempt: attempt) }
             let error: GatewayError
             switch try attempt() {
-            case .success(let session): return opened(session)
-            case .failure(let failure): error = failure
+            case .opened(let session): return opened(session)
+            case .failed(let failure): error = failure
             }
             if face.isInterrupted { throw .ended(interrupted()) }
             if case .authenticationFailed(.pairingPending(let pending), _) = error {
@@ -96,8 +96,15 @@
         }
     }
 
+    /// How one attempt went. Not `Result`: a generic type's metadata is built at run time, with a
+    /// conformance lookup that costs a one-shot command about 90,000 instructions.
+    private enum Attempt {
+        case opened(GatewaySession)
+        case failed(GatewayError)
+    }
+
     /// One attempt: the SSH step (a new tunnel), then the socket, TLS, upgrade and handshake.
-    private func attempt() throws(ConnectStop) -> Result<GatewaySession, GatewayError> {
+    private func attempt() throws(ConnectStop) -> Attempt {
         let deadline = Deadline(nanoseconds: life.rules.deadline)
         passingTunnelFailure = nil
         let dial: SessionOptions
@@ -107,16 +114,16 @@
             case .interrupted: throw .ended(interrupted())
             case .transient:
                 passingTunnelFailure = error
-                return .failure(.cannotConnect(face.sentence(for: error, route: route)))
+                return .failed(.cannotConnect(face.sentence(for: error, route: route)))
             case .timedOut, .clientUnusable, .refused: throw .tunnel(error, route)
             }
         }
         do {
-            return .success(try connector.connect(dial, deadline: deadline))
+            return .opened(try connector.connect(dial, deadline: deadline))
         } catch {
             let explained = explain(error)
             connector.stopTunnel()
-            return .failure(explained)
+            return .failed(explained)
         }
     }
 
