@@ -253,6 +253,28 @@ import ClawGatewayTesting
             await #expect(throws: GatewayClientError.self) { try await client.run() }  // once only
         }
 
+        // A 10-minute backoff: only the cancellation can end the wait within the test's time limit.
+        @Test(.timeLimit(.minutes(1))) func cancellingRunDuringAReconnectWaitEndsItAtOnce() async throws {
+            let fixture = try GatewayFixture()
+            var configuration = fixture.configuration
+            configuration.reconnect = ReconnectPolicy(initialDelay: .seconds(600), maximumDelay: .seconds(600))
+            let client = GatewayClient(configuration: configuration)
+            let states = client.states()
+            let running = Task { try await client.run() }
+            var seen: [ConnectionState] = []
+            for await state in states {
+                seen.append(state)
+                if state == .connected { fixture.gateway.stop() }
+                if case .waitingToReconnect(let delay, let reason) = state {
+                    #expect(delay >= .seconds(600) && reason.isRetryable, "\(delay) \(reason)")
+                    running.cancel()
+                }
+            }
+            try await running.value
+            #expect(seen.first == .connecting(attempt: 1) && seen.last == .closed, "\(seen)")
+            #expect(await eventually { ioThreadCount() == 0 })
+        }
+
         @Test func waitersLearnWhyTheClientStopped() async throws {
             let fixture = try GatewayFixture()
             var configuration = fixture.configuration
