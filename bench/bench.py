@@ -118,27 +118,34 @@ def debug_reader(env, results):
                     kept_up))
 
 
+def fresh_environment():
+    """A new state directory, and the environment every run gets: nothing of this machine's own."""
+    state = tempfile.mkdtemp(prefix="openclaw-bench-")
+    return state, {"HOME": state, "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "OPENCLAW_STATE_DIR": state,
+                   "OPENCLAW_GATEWAY_TOKEN": TOKEN, "LANG": "C.UTF-8"}
+
+
+def print_targets(results):
+    for name, ok in results:
+        print(f"   {'met ' if ok else 'MISSED'}  {name}")
+
+
 def main():
     if sys.argv[1:] == ["--debug-reader"]:
         if not os.access(SIM, os.X_OK):
             sys.exit(f"bench: {SIM} is missing; run `swift build -c release --product openclaw-gateway-sim` first")
-        state = tempfile.mkdtemp(prefix="openclaw-bench-")
-        env = {"HOME": state, "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "OPENCLAW_STATE_DIR": state,
-               "OPENCLAW_GATEWAY_TOKEN": TOKEN, "LANG": "C.UTF-8"}
+        state, env = fresh_environment()
         results = []
         try:
             debug_reader(env, results)
         finally:
             shutil.rmtree(state, ignore_errors=True)
-        for name, ok in results:
-            print(f"   {'met ' if ok else 'MISSED'}  {name}")
+        print_targets(results)
         return
     for path in (OPENCLAW, SIM):
         if not os.access(path, os.X_OK):
             sys.exit(f"bench: {path} is missing; run `make release` first")
-    state = tempfile.mkdtemp(prefix="openclaw-bench-")
-    env = {"HOME": state, "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "OPENCLAW_STATE_DIR": state,
-           "OPENCLAW_GATEWAY_TOKEN": TOKEN, "LANG": "C.UTF-8"}
+    state, env = fresh_environment()
     results = []
     try:
         print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.platform()}; "
@@ -302,8 +309,7 @@ def main():
         debug_reader(env, results)
 
         print("\ntargets:")
-        for name, ok in results:
-            print(f"   {'met ' if ok else 'MISSED'}  {name}")
+        print_targets(results)
     finally:
         shutil.rmtree(state, ignore_errors=True)
 

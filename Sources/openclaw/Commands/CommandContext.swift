@@ -53,10 +53,10 @@ struct CommandContext {
 
     var raw: Bool { options.global.raw && format == .ndjson }
 
-    /// The loop over the command's open connection (the engine's driver keeps one keepalive per
-    /// connection), or, without one, over signals only.
-    func loop(_ session: GatewaySession?) -> FrameLoop {
-        FrameLoop(runner: session == nil ? nil : link.runner, console: console, signals: signals)
+    /// The loop over `session`, the command's open connection: its driver's (which keeps one
+    /// keepalive per connection), with this command's signals and stdout.
+    func loop(_ session: GatewaySession) -> FrameLoop {
+        FrameLoop(runner: link.runner, console: console, signals: signals)
     }
 
     /// Resolves URL and credentials, loads the device identity, and runs the handshake.

@@ -67,7 +67,6 @@ final class Watcher {
     let subscribeSessions: Bool
     let subscribeMessages: Bool
     private var printed = 0
-    private var connections = 0
 
     init(context: CommandContext, options: SessionOptions) {
         self.context = context
@@ -99,12 +98,11 @@ final class Watcher {
         }
         defer { context.link.onReconnectWait = nil }
         while true {
+            let isReconnect = runner.life.wasConnected
             let session: GatewaySession
             do { session = try runner.open() } catch { throw ending(error, failures: runner.life.failures) }
             context.opened(session)
             let hello = session.hello
-            let isReconnect = connections > 0
-            connections += 1
             if isReconnect {
                 report("reconnected", "reconnected to \(options.url)", ["attempts": JSONValue(runner.life.failures + 1)])
             } else {

@@ -46,15 +46,23 @@ import Testing
         return ConnectionRunner(options: options, environment: Environment(), rules: rules, face: face, random: { 0.5 })
     }
 
+    /// `open()` ends as the machine decided after a refused connect: with that error.
+    func expectRefused(_ runner: ConnectionRunner, sourceLocation: SourceLocation = #_sourceLocation) {
+        do {
+            _ = try runner.open()
+            Issue.record("connected to a port nothing listens on", sourceLocation: sourceLocation)
+        } catch {
+            guard case .ended(.failed(let failure)) = error, failure.isConnectionRefused else {
+                Issue.record("\(error)", sourceLocation: sourceLocation)
+                return
+            }
+        }
+    }
+
     @Test func aRefusedConnectEndsAtOnceUnlessRetriesAreAsked() throws {
         let face = RecordingFace()
         let runner = try runner(face)
-        do {
-            _ = try runner.open()
-            Issue.record("connected to a port nothing listens on")
-        } catch {
-            guard case .ended(.failed(let failure)) = error, failure.isConnectionRefused else { Issue.record("\(error)"); return }
-        }
+        expectRefused(runner)
         #expect(face.waits.isEmpty && face.attempts == [1])
     }
 
@@ -65,12 +73,7 @@ import Testing
             $0.retriesRefused = true
             $0.deadline = Deadline.after(seconds: 0.6).nanoseconds
         }
-        do {
-            _ = try runner.open()
-            Issue.record("connected to a port nothing listens on")
-        } catch {
-            guard case .ended(.failed(let failure)) = error, failure.isConnectionRefused else { Issue.record("\(error)"); return }
-        }
+        expectRefused(runner)
         #expect(face.waits.first == .refused(first: true))
         #expect((1...2).contains(face.waits.count), "\(face.waits)")
         #expect(face.attempts == Array(1...(face.waits.count + 1)))

@@ -31,6 +31,18 @@ import Testing
         #expect(try session.receive(deadline: .now) == nil)
     }
 
+    /// The next receive fails with a UTF-8 protocol error, and the connection was closed 1007.
+    static func expectClosedForInvalidUTF8(_ session: GatewaySession, _ stream: MemoryStream,
+                                           sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(sourceLocation: sourceLocation) {
+            _ = try session.receive(deadline: .now)
+        } throws: { error in
+            guard case GatewayError.protocolError(let detail) = error else { return false }
+            return detail.contains("UTF-8")
+        }
+        #expect(FrameBytes.closeCode(in: stream.written, receiver: .server) == 1007, sourceLocation: sourceLocation)
+    }
+
     @Test(arguments: [
         // Inside a JSON string: overlong, surrogate, above U+10FFFF, truncated, lone continuation.
         Array(#"{"type":"event","event":"tick","payload":{"t":""#.utf8) + [0xC0, 0xAF] + Array(#""}}"#.utf8),
@@ -46,13 +58,7 @@ import Testing
     func invalidUTF8EndsTheConnectionWith1007(message: [UInt8]) throws {
         let (session, stream) = try Self.session(receiving: [Self.event, message, Self.event])
         #expect(try session.receive(deadline: .now)?.raw == Self.event)
-        #expect {
-            _ = try session.receive(deadline: .now)
-        } throws: { error in
-            guard case GatewayError.protocolError(let detail) = error else { return false }
-            return detail.contains("UTF-8")
-        }
-        #expect(FrameBytes.closeCode(in: stream.written, receiver: .server) == 1007)
+        Self.expectClosedForInvalidUTF8(session, stream)
         #expect(throws: (any Error).self) { _ = try session.receive(deadline: .now) }
     }
 
@@ -69,13 +75,7 @@ import Testing
         let second = try #require(try session.receive(deadline: .now))
         #expect(second.raw == good && second.known != nil)
         #expect(second.payload?["text"]?.stringValue == long)
-        #expect {
-            _ = try session.receive(deadline: .now)
-        } throws: { error in
-            guard case GatewayError.protocolError(let detail) = error else { return false }
-            return detail.contains("UTF-8")
-        }
-        #expect(FrameBytes.closeCode(in: stream.written, receiver: .server) == 1007)
+        Self.expectClosedForInvalidUTF8(session, stream)
     }
 
     /// A long message begun by `receiveBytes` (the check deferred) and finished by `receive` is checked there.
