@@ -119,5 +119,10 @@ put("frames", "upgrade-ext", b"\x03" + ("HTTP/1.1 101 OK\r\nupgrade: WebSocket\r
 request = ("GET /ws HTTP/1.1\r\nHost: 127.0.0.1:18789\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
            "Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n\r\n" % key).encode()
 put("frames", "accept-frames", b"\x04" + request + b"".join(frame(1, f.encode(), mask=M) for f in frames[:4]))
+# 0xFF: a long streamed string, its first part (the split byte says how long) known from the frame before.
+for name, split, text in [("long-plain", 5, b"hello world"), ("long-escape", 3, b"ab\\n\\u00e9cd"),
+                          ("long-utf8", 2, "x\u00e9\U0001F600y".encode()), ("long-pair", 1, b"\\ud83d\\ude00z"),
+                          ("long-quote", 4, b'abc\\"", "secret": "x')]:
+    put("frames", name, b"\xff" + bytes([split]) + text)
 put("frames", "accept-close", b"\x04" + request + frame(9, b"hi", mask=M) + frame(8, struct.pack(">H", 1001), mask=M))
 put("frames", "accept-bad", b"\x04" + b"POST / HTTP/1.0\r\nUpgrade: h2c\r\n\r\n")

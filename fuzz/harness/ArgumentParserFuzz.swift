@@ -1,12 +1,12 @@
 // Target 4: the command-line parser. Arguments are the input split at NUL bytes;
 // parsing returns an invocation or throws a UsageError, never traps.
-@testable import ClawSystem
-@testable import ClawJSON
-@testable import ClawCrypto
-@testable import ClawTransport
-@testable import ClawProtocol
-@testable import ClawState
-@testable import ClawSession
+@_spi(Engine) @testable import ClawSystem
+@_spi(Engine) @testable import ClawJSON
+@_spi(Engine) @testable import ClawCrypto
+@_spi(Engine) @testable import ClawTransport
+@_spi(Engine) @testable import ClawProtocol
+@_spi(Engine) @testable import ClawState
+@_spi(Engine) @testable import ClawSession
 @testable import openclaw
 
 @_cdecl("LLVMFuzzerTestOneInput")

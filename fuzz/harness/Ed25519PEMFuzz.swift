@@ -2,13 +2,13 @@
 // `device.json` is loaded. Differential: whatever it accepts, OpenSSL's decoder accepts too and reads the
 // same 32 key bytes; its base64 is canonical; the public `init(pem:)`s only return or throw.
 import Glibc
-@testable import ClawSystem
-@testable import ClawJSON
-@testable import ClawCrypto
-@testable import ClawTransport
-@testable import ClawProtocol
-@testable import ClawState
-@testable import ClawSession
+@_spi(Engine) @testable import ClawSystem
+@_spi(Engine) @testable import ClawJSON
+@_spi(Engine) @testable import ClawCrypto
+@_spi(Engine) @testable import ClawTransport
+@_spi(Engine) @testable import ClawProtocol
+@_spi(Engine) @testable import ClawState
+@_spi(Engine) @testable import ClawSession
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

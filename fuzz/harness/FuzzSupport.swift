@@ -1,12 +1,12 @@
 // Shared by every harness (compiled into each binary next to the harness file).
 import Glibc
-@testable import ClawSystem
-@testable import ClawJSON
-@testable import ClawCrypto
-@testable import ClawTransport
-@testable import ClawProtocol
-@testable import ClawState
-@testable import ClawSession
+@_spi(Engine) @testable import ClawSystem
+@_spi(Engine) @testable import ClawJSON
+@_spi(Engine) @testable import ClawCrypto
+@_spi(Engine) @testable import ClawTransport
+@_spi(Engine) @testable import ClawProtocol
+@_spi(Engine) @testable import ClawState
+@_spi(Engine) @testable import ClawSession
 
 /// Stops the fuzzer with a message: libFuzzer records the input as a crash.
 func fuzzFail(_ message: String) -> Never {

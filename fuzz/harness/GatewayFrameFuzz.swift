@@ -1,13 +1,15 @@
 // Target 5: what the gateway sends before and after the upgrade. Mode byte 0..2: a frame
 // (GatewayFrame, ErrorShape, HelloOk, Redaction and the CLI's SecretFilter); 3: the client's parse of
-// the server's upgrade response; 4: the server's accept of an upgrade request, then frames.
-@testable import ClawSystem
-@testable import ClawJSON
-@testable import ClawCrypto
-@testable import ClawTransport
-@testable import ClawProtocol
-@testable import ClawState
-@testable import ClawSession
+// the server's upgrade response; 4: the server's accept of an upgrade request, then frames; 0xFF: a
+// long streamed string read with a session's memo of the previous frame's (LongStringMemo) against
+// the same frame read without it.
+@_spi(Engine) @testable import ClawSystem
+@_spi(Engine) @testable import ClawJSON
+@_spi(Engine) @testable import ClawCrypto
+@_spi(Engine) @testable import ClawTransport
+@_spi(Engine) @testable import ClawProtocol
+@_spi(Engine) @testable import ClawState
+@_spi(Engine) @testable import ClawSession
 
 /// The key the RFC 6455 §1.3 example uses, so seeds can carry a matching Sec-WebSocket-Accept.
 private let exampleKey = "dGhlIHNhbXBsZSBub25jZQ=="
@@ -105,10 +107,39 @@ private func checkAccept(_ bytes: [UInt8]) {
     }
 }
 
+/// Two `chat` frames whose text is 16 KiB of padding, then the input's first part (the first frame), then
+/// its rest too (the second): the second read with the memo the first left must be the same frame, or
+/// the same refusal, as read without it. The fuzzer's bytes land raw inside the JSON string, so they
+/// make escapes, quotes, invalid UTF-8 and other layouts across the boundary of what the memo knows.
+private func checkLongStrings(_ bytes: [UInt8]) {
+    guard let split = bytes.first else { return }
+    let body = Array(bytes.dropFirst())
+    let cut = body.isEmpty ? 0 : Int(split) % (body.count + 1)
+    let head = Array(#"{"type":"event","event":"chat","payload":{"runId":"r","text":""#.utf8)
+        + [UInt8](repeating: UInt8(ascii: "a"), count: LongStringMemo.threshold)
+    let tail = Array(#""}}"#.utf8)
+    let first = head + body[..<cut] + tail
+    let second = head + body + tail
+    let memo = LongStringMemo()
+    for message in [first, second] {
+        let plain = try? GatewayFrame(message: message)
+        let memoized = try? GatewayFrame(message: message, utf8Checked: false, memo: memo)
+        if (plain == nil) != (memoized == nil) {
+            fuzzFail("the memo changed whether a frame reads: \(plain == nil ? "refused" : "read") without it")
+        }
+        guard let plain, let memoized else { continue }
+        if plain.value != memoized.value { fuzzFail("the memo changed a frame's value") }
+        if plain.eventName != memoized.eventName || plain.runId != memoized.runId || plain.header.hasSecretKey != memoized.header.hasSecretKey {
+            fuzzFail("the memo changed a frame's scanned fields")
+        }
+    }
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard size >= 1 else { return 0 }
     let bytes = Array(UnsafeBufferPointer(start: data + 1, count: size - 1))
+    if data[0] == 0xFF { checkLongStrings(bytes); return 0 }
     switch data[0] % 5 {
     case 3: checkUpgradeResponse(bytes)
     case 4: checkAccept(bytes)

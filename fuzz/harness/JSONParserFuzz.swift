@@ -1,12 +1,12 @@
 // Target 2: the strict JSON parser. parse(print(v)) == v (compact and pretty), and the
 // frame scanner `watch` uses agrees with the parser on validity and on the routing fields.
-@testable import ClawSystem
-@testable import ClawJSON
-@testable import ClawCrypto
-@testable import ClawTransport
-@testable import ClawProtocol
-@testable import ClawState
-@testable import ClawSession
+@_spi(Engine) @testable import ClawSystem
+@_spi(Engine) @testable import ClawJSON
+@_spi(Engine) @testable import ClawCrypto
+@_spi(Engine) @testable import ClawTransport
+@_spi(Engine) @testable import ClawProtocol
+@_spi(Engine) @testable import ClawState
+@_spi(Engine) @testable import ClawSession
 
 private func reparse(_ text: [UInt8], _ what: String) -> JSONValue {
     do throws(JSONError) { return try JSONValue.parse(text, maxDepth: 1024) } catch {

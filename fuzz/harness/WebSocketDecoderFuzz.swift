@@ -1,12 +1,12 @@
 // Target 1: the RFC 6455 frame decoder, both roles, small message limits, any chunking.
 // Every input must end in events or a typed violation; the result must not depend on the chunking.
-@testable import ClawSystem
-@testable import ClawJSON
-@testable import ClawCrypto
-@testable import ClawTransport
-@testable import ClawProtocol
-@testable import ClawState
-@testable import ClawSession
+@_spi(Engine) @testable import ClawSystem
+@_spi(Engine) @testable import ClawJSON
+@_spi(Engine) @testable import ClawCrypto
+@_spi(Engine) @testable import ClawTransport
+@_spi(Engine) @testable import ClawProtocol
+@_spi(Engine) @testable import ClawState
+@_spi(Engine) @testable import ClawSession
 
 private let limits = [0, 1, 2, 125, 126, 1000, 65_536]
 
