@@ -92,7 +92,7 @@ enum GatewaySchemas {
         ("replyChannel", .string()), ("accountId", .string()), ("replyAccountId", .string()), ("threadId", .string()),
         ("groupId", .string()), ("groupChannel", .string()), ("groupSpace", .string()), ("timeout", .integer(minimum: 0)),
         ("lane", .string()), ("extraSystemPrompt", .string()), ("idempotencyKey", .nonEmptyString), ("label", .string()),
-        ("spawnedBy", .string()),
+        ("spawnedBy", .string()), ("cleanupBundleMcpOnRunEnd", .boolean),
     ], required: ["message", "idempotencyKey"])
 
     static let health = ObjectSchema([("probe", .boolean)], required: [])

@@ -117,7 +117,10 @@ enum ArgumentParser {
             return topic
         }
         if word == GatewayCallCommand.parent { return words.dropFirst().first == GatewayCallCommand.subcommand ? nil : word }
-        return CommandTable.command(named: word) == nil ? word : nil
+        // A command of the official CLI's that we answer only in part (`system event`, `cron run`):
+        // its other subcommands are the official CLI's.
+        guard let command = CommandTable.command(named: word) else { return word }
+        return command.positionals.answers(subcommand: words.dropFirst().first) ? nil : word
     }
 
     /// The official CLI's `-v`: the version, when it comes before the command word.
@@ -131,7 +134,11 @@ enum ArgumentParser {
     static func leadingWords(_ arguments: [String], limit: Int) -> [String] {
         var words: [String] = []
         var index = 0
+        // Before the command word any command's flags may come; after it, that command's own decide
+        // which take a value (`agent --verbose on`, `health --verbose`).
+        var flags = CommandTable.allFlags
         while index < arguments.count && words.count < limit {
+            if words.count == 1, let command = CommandTable.command(named: words[0]) { flags = CommandTable.flags(for: command) }
             let argument = arguments[index]
             index += 1
             if argument == "--" { break }
@@ -141,13 +148,13 @@ enum ArgumentParser {
                 words.append(argument)
             } else if argument.hasPrefix("--") {
                 let name = argument.dropFirst(2)
-                if !name.contains("="), let flag = CommandTable.allFlags.first(where: { $0.long == name }), flag.takesValue {
+                if !name.contains("="), let flag = flags.first(where: { $0.long == name }), flag.takesValue {
                     index += 1
                 }
             } else {
                 // In a short bundle, a value-taking letter consumes the rest or the next argument.
                 for (offset, letter) in argument.dropFirst().enumerated() {
-                    if let flag = CommandTable.allFlags.first(where: { $0.short == letter }), flag.takesValue {
+                    if let flag = flags.first(where: { $0.short == letter }), flag.takesValue {
                         if offset == argument.count - 2 { index += 1 }
                         break
                     }

@@ -62,7 +62,7 @@ struct FlagSpec: Sendable {
 }
 
 /// What a command does with its positional arguments, for the parser and the completion scripts.
-enum Positionals: Sendable {
+enum Positionals: Equatable, Sendable {
     case none
     /// Free words (`send`'s message).
     case message
@@ -74,6 +74,18 @@ enum Positionals: Sendable {
     case command
     /// `call METHOD` (`gateway call`; the other `gateway` subcommands are the official CLI's).
     case gatewayCall
+    /// A subcommand word of the official CLI's that we answer (`system event`, `cron run ID`), then
+    /// free words; the command's other subcommands are the official CLI's. `bare`: the command with
+    /// no subcommand word is ours too (`sessions`, `agent`).
+    case subcommands([String], bare: Bool = false)
+
+    /// Whether the command line's second word (nil: none) leaves the command ours rather than the
+    /// official CLI's; always true for commands without subcommands.
+    func answers(subcommand word: String?) -> Bool {
+        guard case .subcommands(let words, let bare) = self else { return true }
+        guard let word else { return bare }
+        return words.contains(word)
+    }
 }
 
 struct CommandSpec: Sendable {
@@ -239,6 +251,7 @@ enum CommandTable {
             ],
             defaultTimeout: 10,
             run: GatewayCallCommand.run),
+    ] + officialVerbs + [
         CommandSpec(
             name: "completion", arguments: "bash|zsh|fish", positionals: .shell, summary: "print a shell completion script",
             flags: [

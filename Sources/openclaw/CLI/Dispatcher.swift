@@ -24,7 +24,7 @@ enum Dispatcher {
         }
         // `--container` (or OPENCLAW_CONTAINER for `gateway call`): only the official CLI can run a command
         // inside a container, so the whole command line is its, before anything else happens here.
-        if let reason = OfficialCLI.containerHandOver(invocation, environment: environment) {
+        if let reason = OfficialCLI.containerHandOver(invocation, environment: environment) ?? OfficialCLI.embeddedHandOver(invocation) {
             console.error(OfficialCLI.handOver(arguments, reason: reason, environment: environment).message)
             return .usage
         }

@@ -48,12 +48,15 @@ enum OfficialCLI {
         /// `--container NAME`, or `OPENCLAW_CONTAINER` (`fromVariable`) for `gateway call`: it runs the
         /// command in a container.
         case container(String, fromVariable: Bool)
+        /// `agent --local`: the official CLI's embedded runtime runs the turn, with no gateway.
+        case embeddedAgent
 
         /// What is handed over, for messages: `'doctor'`, `--container`.
         var subject: String {
             switch self {
             case .command(let word): return "'\(word)'"
             case .container(_, let fromVariable): return fromVariable ? containerVariable : "--container"
+            case .embeddedAgent: return "'agent --local'"
             }
         }
     }
@@ -70,6 +73,11 @@ enum OfficialCLI {
         guard invocation.command.name == GatewayCallCommand.parent, environment[containerBypassVariable] != "1",
               let name = environment.trimmed(containerVariable) else { return nil }
         return .container(name, fromVariable: true)
+    }
+
+    /// `agent --local` is the official CLI's: its embedded runtime, which no client of the gateway has.
+    static func embeddedHandOver(_ invocation: Invocation) -> HandOverReason? {
+        invocation.command.name == "agent" && invocation.options.agent.local ? .embeddedAgent : nil
     }
 
     /// Runs the official CLI in place of this process; returns only when it cannot.
@@ -115,6 +123,7 @@ struct HandOverFailure: Error {
         case .container(let name, let fromVariable):
             what = (fromVariable ? "\(OfficialCLI.containerVariable)=\(name)" : "--container \(name)")
                 + " runs the command in a container through the official OpenClaw CLI"
+        case .embeddedAgent: what = "agent --local runs the turn in the official OpenClaw CLI's embedded runtime"
         }
         switch failure {
         case .notFound:

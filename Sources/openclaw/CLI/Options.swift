@@ -115,6 +115,83 @@ struct GatewayCallOptions: Equatable, Sendable {
     var expectFinal = false
 }
 
+/// `agent`: the official CLI's one agent turn (`openclaw agent --message …`), its spellings.
+struct AgentOptions: Equatable, Sendable {
+    var message: String?
+    var messageFile: String?
+    var to: String?
+    var sessionKey: String?
+    var sessionId: String?
+    var agent: String?
+    var model: String?
+    var thinking: String?
+    /// `on` or `off`: the official CLI's local verbosity; never sent.
+    var verbose: String?
+    var channel: String?
+    var replyTo: String?
+    var replyChannel: String?
+    var replyAccount: String?
+    var local = false
+    var deliver = false
+    var json = false
+    /// NDJSON of the turn's events as they arrive, then the `--json` object on one line.
+    var jsonStream = false
+    /// Seconds as typed (0 = none); checked by the command in the official CLI's words.
+    var timeout: String?
+}
+
+/// The official CLI's shared gateway flags of `logs`, `system`, `cron` and `health`.
+struct OfficialGatewayOptions: Equatable, Sendable {
+    /// Milliseconds as typed; checked by the command.
+    var timeout: String?
+    var port: Int?
+    var expectFinal = false
+    var json = false
+    var verbose = false
+}
+
+/// `sessions` (list): the official flags.
+struct SessionsOptions: Equatable, Sendable {
+    var agent: String?
+    var allAgents = false
+    var store: String?
+    /// Minutes as typed.
+    var active: String?
+    /// A count or `all`, as typed.
+    var limit: String?
+}
+
+/// `logs`: the official flags (values as typed, checked by the command).
+struct LogsOptions: Equatable, Sendable {
+    var limit: String?
+    var maxBytes: String?
+    var interval: String?
+    var follow = false
+    var plain = false
+    var utc = false
+    var localTime = false
+}
+
+/// `system event`: the official flags.
+struct SystemEventOptions: Equatable, Sendable {
+    var text: String?
+    var mode: String?
+    var sessionKey: String?
+}
+
+/// `cron` / `automations`: the flags of `list`, `runs` and `run`.
+struct CronOptions: Equatable, Sendable {
+    var all = false
+    var agent: String?
+    var id: String?
+    var runId: String?
+    var limit: String?
+    var due = false
+    var wait = false
+    var waitTimeout: String?
+    var pollInterval: String?
+}
+
 /// Everything the command line said; only the running command's part is ever non-default.
 struct Options: Equatable, Sendable {
     var global = GlobalOptions()
@@ -125,4 +202,10 @@ struct Options: Equatable, Sendable {
     var call = CallOptions()
     var gatewayCall = GatewayCallOptions()
     var completion = CompletionOptions()
+    var agent = AgentOptions()
+    var official = OfficialGatewayOptions()
+    var sessions = SessionsOptions()
+    var logs = LogsOptions()
+    var systemEvent = SystemEventOptions()
+    var cron = CronOptions()
 }

@@ -18,7 +18,8 @@ enum ConnectionSetup {
     static func resolve(for context: CommandContext) throws -> ResolvedConnection {
         let global = context.global
         let flags = ConnectionOptions(
-            url: global.url,
+            // The official CLI's `--port` (logs, system, cron): the local gateway on that port.
+            url: global.url ?? context.options.official.port.map { "ws://127.0.0.1:\($0)" },
             token: global.token.map(Secret.init),
             tokenFile: global.tokenFile,
             password: global.password.map(Secret.init),

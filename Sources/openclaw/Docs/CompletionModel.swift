@@ -34,6 +34,7 @@ enum CompletionModel {
         case .shell: return .words(shells)
         case .command: return .words(commandNames)
         case .gatewayCall: return .words([GatewayCallCommand.subcommand])
+        case .subcommands(let words, _): return words.isEmpty ? .nothing : .words(words)
         case .none, .message, .methodAndParams: return .nothing
         }
     }
