@@ -34,6 +34,12 @@
     /// An administrator's decision on a pairing request (`operator.pairing`).
     @_spi(Engine) public static let devicePairApprove = "device.pair.approve"
     @_spi(Engine) public static let devicePairReject = "device.pair.reject"
+    /// The official CLI's scripting verbs: `logs`, `system event`, `cron`.
+    @_spi(Engine) public static let logsTail = "logs.tail"
+    @_spi(Engine) public static let wake = "wake"
+    @_spi(Engine) public static let cronList = "cron.list"
+    @_spi(Engine) public static let cronRun = "cron.run"
+    @_spi(Engine) public static let cronRuns = "cron.runs"
 }
 
 /// Event names carried in `event.event`.

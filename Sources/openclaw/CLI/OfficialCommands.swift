@@ -5,7 +5,7 @@
 /// is ours.
 enum OfficialCommands {
     static let names: [String] = [
-        "acp", "agent", "agents", "approvals", "auth", "backup", "channels", "chat", "commitments", "config",
+        "acp", "agent", "agents", "approvals", "auth", "automations", "backup", "channels", "chat", "commitments", "config",
         "configure", "cron", "daemon", "dashboard", "devices", "directory", "dns", "docs", "doctor",
         "exec-approvals", "gateway", "health", "hooks", "infer", "logs", "mcp", "message", "migrate", "models",
         "node", "nodes", "onboard", "pairing", "plugins", "profile", "qr", "reset", "sandbox", "secrets",

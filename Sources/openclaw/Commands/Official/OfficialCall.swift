@@ -1,0 +1,54 @@
+@_spi(Engine) import ClawSystem
+@_spi(Engine) import ClawJSON
+@_spi(Engine) import ClawProtocol
+@_spi(Engine) import ClawSession
+@_spi(Engine) import ClawState
+
+/// One request of an official verb (`health`, `system event`, `cron`): connect and answer within the
+/// verb's `--timeout` in milliseconds, as the official `callGateway` does (`src/gateway/call.ts`).
+struct OfficialCall {
+    let context: CommandContext
+    /// The limit of each request, its connect included when it opens the connection.
+    let timeoutMs: Int
+    private(set) var session: GatewaySession?
+
+    init(_ context: CommandContext, timeoutMs: Int) {
+        self.context = context
+        self.timeoutMs = timeoutMs
+    }
+
+    /// The response to `method` (errors included: the caller reads `frame.error`). A transport
+    /// failure is thrown as the engine's `GatewayError`, our deadline as a timeout `CommandFailure`.
+    mutating func request(_ method: String, params: JSONValue?) throws -> GatewayFrame {
+        let deadline = Deadline.after(seconds: Double(timeoutMs) / 1000)
+        let session = try open(deadline)
+        let id: String
+        do { id = try session.send(method: method, params: params, deadline: deadline) } catch { throw CommandFailure(error) }
+        do {
+            return try awaitResponse(id: id, method: method, on: session, context: context, expectFinal: false, deadline: deadline)
+        } catch let failure as CommandFailure where failure.status == .timeout {
+            throw CommandFailure(.timeout, "gateway timeout after \(timeoutMs)ms waiting for the \(method) response")
+        }
+    }
+
+    private mutating func open(_ deadline: Deadline) throws -> GatewaySession {
+        if let session { return session }
+        var options = try ConnectionSetup.sessionOptions(for: context)
+        options.connectTimeout = min(options.connectTimeout, Double(timeoutMs) / 1000)
+        let opened = try context.connect(options, deadline: deadline, quietly: true)
+        session = opened
+        return opened
+    }
+
+    /// Closes the connection; the next request opens a new one.
+    mutating func close() {
+        session?.close()
+        session = nil
+    }
+
+    /// A gateway's `ok:false` answer as one failure: exit 1, `METHOD failed: CODE: message`.
+    static func failure(_ frame: GatewayFrame, method: String) -> CommandFailure? {
+        guard frame.error != nil else { return nil }
+        return gatewayFailure(frame, method: method)
+    }
+}
