@@ -16,6 +16,12 @@ struct AgentOutput {
 
     /// Prints the final response and returns normally for a completed turn; throws the failure otherwise.
     func finish(_ frame: GatewayFrame, runId: String?) throws {
+        do { try show(frame, runId: runId) } catch let failure as CommandFailure where frame.payload?["status"] != nil {
+            throw AfterDocument(failure: failure)
+        }
+    }
+
+    private func show(_ frame: GatewayFrame, runId: String?) throws {
         let payload = frame.payload ?? .object(JSONObject())
         let runId = payload[ChatField.runId]?.stringValue ?? runId ?? "?"
         if let error = frame.error, payload["status"] == nil {

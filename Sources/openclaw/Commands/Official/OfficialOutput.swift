@@ -28,6 +28,8 @@ enum OfficialOutput {
     static func withEnvelope(json: Bool, _ context: CommandContext, runId: () -> String? = { nil },
                              _ body: () throws -> Void) throws {
         do { try body() } catch {
+            // The command's JSON is already out (a turn that failed): the envelope would be a second document.
+            if let printed = error as? AfterDocument { throw printed.failure }
             guard json else { throw error }
             if error is ReportedFailure { throw error }
             let failure = FailureMessages.failure(for: context.link.explain(error))
@@ -44,4 +46,10 @@ enum OfficialOutput {
         }
         return number
     }
+}
+
+/// A failure found after the command printed its JSON document (`agent`'s final response with status
+/// `error`): the one-line error and the exit status, and no envelope.
+struct AfterDocument: Error {
+    let failure: CommandFailure
 }
