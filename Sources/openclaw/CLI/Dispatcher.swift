@@ -3,7 +3,8 @@
 /// Parses the command line, runs the command's handler from the table, and turns every outcome
 /// into an exit status and, for failures, one line on stderr.
 enum Dispatcher {
-    static func run(_ arguments: [String]) -> ExitStatus {
+    /// `invalidUTF8Argument`: the position (from 1) of an argument that is not valid UTF-8.
+    static func run(_ arguments: [String], invalidUTF8Argument: Int? = nil) -> ExitStatus {
         // Before anything else (signal dispositions and masks survive exec): a command of the
         // official CLI runs that CLI in place of this process.
         let words = ArgumentParser.leadingWords(arguments, limit: 2)
@@ -17,6 +18,10 @@ enum Dispatcher {
         }
         let environment = Environment.current()
         var console = Console.standard()
+        if let position = invalidUTF8Argument {
+            console.error("argument \(position) is not valid UTF-8; give text in UTF-8 (or the message with --file or on stdin)")
+            return .usage
+        }
         let invocation: Invocation
         do { invocation = try ArgumentParser.parse(arguments, commandWord: words.first) } catch {
             console.error(error.message)
