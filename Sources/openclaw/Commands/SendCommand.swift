@@ -77,15 +77,34 @@ struct RunStream {
             abort.once { try? session.send(method: GatewayMethod.chatAbort, params: abortParams, deadline: .after(seconds: 1)) }
         }
         defer { waiter.onInterrupt = nil }
-        var attempt = 0
-        var ack = try sendAndAwaitAck(params, loop: loop)
-        // Rate limited: the same idempotency key again after the delay the gateway names.
-        while true {
-            attempt += 1
-            guard try RetryAfter.wait(after: ack, method: GatewayMethod.chatSend, attempt: attempt, session: session, context: context) else { break }
-            ack = try sendAndAwaitAck(params, loop: loop)
+        do {
+            var attempt = 0
+            var ack = try sendAndAwaitAck(params, loop: loop)
+            // Rate limited: the same idempotency key again after the delay the gateway names.
+            while true {
+                attempt += 1
+                guard try RetryAfter.wait(after: ack, method: GatewayMethod.chatSend, attempt: attempt, session: session, context: context) else { break }
+                ack = try sendAndAwaitAck(params, loop: loop)
+            }
+            try follow(ack: ack, loop: loop)
+        } catch let closed as OutputClosed {
+            // The reader went away: the run would go on for no one.
+            abandon(loop)
+            throw closed
+        } catch let failure as CommandFailure where failure.status == .timeout || failure.status == .protocolError {
+            // --timeout fired, or the wait ended in error: the command ends, and its run with it.
+            abandon(loop)
+            throw failure
         }
-        try follow(ack: ack, loop: loop)
+    }
+
+    /// The run ends with the command, whatever ends it: one `chat.abort` (unless a signal's already
+    /// went), its answer awaited at most 2 s, nothing more printed. `--no-wait` never gets here.
+    private func abandon(_ loop: FrameLoop) {
+        let deadline = Deadline.after(seconds: 2)
+        guard let id = abort.once({ try? session.send(method: GatewayMethod.chatAbort, params: abortParams, deadline: deadline) }) else { return }
+        loop.reportsSignals = false
+        while case .frame(let frame)? = try? loop.next(until: deadline), frame.responseID != id {}
     }
 
     /// Sends chat.send and waits for its ack; events of the run that overtake it are kept for after it.

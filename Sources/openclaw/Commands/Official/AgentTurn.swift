@@ -36,6 +36,10 @@ struct AgentTurn {
             let event: LoopEvent
             do { event = try loop.next(until: deadline) } catch let error as GatewayError {
                 throw lost(error)
+            } catch let closed as OutputClosed {
+                // The reader went away (`agent --json-stream | head`): the turn would go on for no one.
+                _ = abort(.success, session: session, loop: loop, until: .after(seconds: 2), why: "lost its reader")
+                throw closed
             }
             switch event {
             case .frame(let frame):

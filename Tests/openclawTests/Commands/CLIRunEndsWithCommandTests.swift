@@ -1,0 +1,33 @@
+import Foundation
+import Testing
+@_spi(Engine) import ClawJSON
+
+/// A run ends with the command that started it, whatever ends the command: its `--timeout`, a
+/// reader that went away, as a signal does (CLIExitStatusTests). `--no-wait` leaves it on purpose.
+@Suite("a run ends with its command")
+struct CLIRunEndsWithCommandTests {
+    @Test func sendsTimeoutAbortsItsRunOnceAndExits5() throws {
+        let gateway = try GatewayFixture(["--reply", "slow"])
+        let result = try gateway.run(["send", "--timeout", "1", "--idempotency-key", "slow-1", "take your time"])
+        #expect(result.status == 5, "\(result.stderr)")
+        let aborts = requests(gateway, "chat.abort")
+        #expect(aborts.count == 1)
+        #expect(aborts.first?["runId"]?.stringValue == "slow-1")
+    }
+
+    @Test func sendWhoseReaderGoesAwayAbortsItsRun() throws {
+        let gateway = try GatewayFixture(["--reply", "slow"])
+        let script = #""$0" send --idempotency-key piped-1 "a long answer please" | head -c 100 > /dev/null"#
+        let shell = try CLIProcess(["-c", script, BuiltProducts.executable("openclaw").path],
+                                   environment: gateway.cli.variables, executable: URL(fileURLWithPath: "/bin/sh"))
+        #expect(waitForRequests(gateway.simulator, "chat.abort"), "no chat.abort after the reader went away")
+        #expect(shell.finish().status == 0)
+        #expect(requests(gateway, "chat.abort").first?["runId"]?.stringValue == "piped-1")
+    }
+
+    @Test func noWaitLeavesTheRunGoing() throws {
+        let gateway = try GatewayFixture(["--reply", "slow"])
+        #expect(try gateway.run(["send", "--no-wait", "--timeout", "1", "keep going"]).status == 0)
+        #expect(requests(gateway, "chat.abort").isEmpty)
+    }
+}
