@@ -82,6 +82,13 @@ import Glibc
         while Glibc.read(descriptor, &byte, 1) == 1 {}
     }
 
+    /// Whether `descriptor` is a pipe (a FIFO): its write end reports POLLERR in poll(2), whatever
+    /// was asked, once the reader has gone, so a writer can notice that without writing.
+    @_spi(Engine) public static func isPipe(_ descriptor: Int32) -> Bool {
+        var info = stat()
+        return fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO
+    }
+
     /// Linux's F_SETPIPE_SZ, which Glibc's Swift module leaves out (it is behind _GNU_SOURCE).
     private static let setPipeSize: Int32 = 1031
 

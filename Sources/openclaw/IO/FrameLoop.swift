@@ -24,6 +24,9 @@ final class FrameLoop {
     /// False while a signal is already being acted on (the abort after Ctrl-C): frames only.
     var reportsSignals = true
     private let runner: ConnectionRunner?
+    /// stdout when it is a pipe, watched while no `input` is: a reader that went away shows as an error
+    /// on the write end, so even an idle command (`watch | head -1`) ends at once, not at its next write.
+    private static let closedReaderWatch: Int32 = Pipes.isPipe(1) ? 1 : -1
 
     init(runner: ConnectionRunner?, console: Console, signals: SignalWatcher) {
         self.runner = runner
@@ -37,14 +40,15 @@ final class FrameLoop {
             // The per-frame path: a frame already received, before anything else is set up.
             if let runner, let frame = try runner.take() { return .frame(frame) }
             let signalPipe = reportsSignals ? signals.descriptor : -1
+            let watched = input ?? Self.closedReaderWatch
             let wake: ConnectionRunner.Wake
             do {
                 if let runner {
-                    wake = try runner.next(until: deadline, alert: signalPipe, input: input ?? -1,
+                    wake = try runner.next(until: deadline, alert: signalPipe, input: watched,
                                            beforeWait: { [console] in try console.flushOutput() })
                 } else {
                     try console.flushOutput()
-                    wake = ConnectionRunner.wait(alert: signalPipe, input: input ?? -1, until: deadline)
+                    wake = ConnectionRunner.wait(alert: signalPipe, input: watched, until: deadline)
                 }
             } catch is OutputClosed where reportsSignals && signals.received != 0 {
                 // The signal's grace for a stuck reader ran out during this flush: the signal is the news.
@@ -54,7 +58,9 @@ final class FrameLoop {
             case .frame(let frame): return .frame(frame)
             case .timeout: if deadline.hasPassed { return .timeout }  // else a signal interrupted the wait
             case .alert: _ = signals.drain()
-            case .input: if !(reportsSignals && signals.received != 0) { return .input }
+            case .input:
+                if input == nil && watched >= 0 { throw OutputClosed() }  // the reader of stdout went away
+                if !(reportsSignals && signals.received != 0) { return .input }
             }
         }
     }

@@ -31,3 +31,20 @@ struct CLIRunEndsWithCommandTests {
         #expect(requests(gateway, "chat.abort").isEmpty)
     }
 }
+
+/// A reader that goes away ends a streaming command even while nothing is written: the write end of
+/// the pipe reports the error in poll(2).
+@Suite("a closed reader ends an idle command")
+struct CLIClosedReaderTests {
+    /// `openclaw watch | true` on a gateway with nothing to say: without noticing the closed pipe,
+    /// watch would wait for its next write, which an idle gateway never causes (ticks are not printed).
+    @Test func watchEndsWhenItsReaderGoesAwayOnAnIdleGateway() throws {
+        let gateway = try GatewayFixture()
+        let script = #""$0" watch | true"#
+        let shell = try CLIProcess(["-c", script, BuiltProducts.executable("openclaw").path],
+                                   environment: gateway.cli.variables, executable: URL(fileURLWithPath: "/bin/sh"))
+        // Killed (not 0) if watch is still waiting after 25 s: long past any keepalive, short of a tick.
+        let result = shell.finish(timeout: 25)
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+}
