@@ -13,7 +13,7 @@ let package = Package(
         .executableTarget(name: "stdin-bot", dependencies: [.product(name: "ClawGatewayClient", package: "openclaw")]),
         // `openclaw watch` in a few dozen lines: every event as one JSON line.
         .executableTarget(name: "swift-watch", dependencies: [.product(name: "ClawGatewayClient", package: "openclaw")]),
-        // One question, the reply streamed; Ctrl-C aborts the run on the gateway and exits 130.
+        // One question, the reply streamed; Ctrl-C aborts the run on the gateway and ends by SIGINT.
         .executableTarget(name: "ask", dependencies: [.product(name: "ClawGatewayClient", package: "openclaw")]),
         // README.md's quick start, copied verbatim (run-against-simulator.sh fails when they differ).
         .executableTarget(name: "readme-quickstart", dependencies: [.product(name: "ClawGatewayClient", package: "openclaw")]),

@@ -37,4 +37,17 @@ import Glibc
     @_spi(Engine) public static func exitFromSignalHandler(_ status: Int32) -> Never {
         Glibc._exit(status)
     }
+
+    /// Ends the process by `signalNumber` itself, its default action restored: what a Unix tool does
+    /// after its clean-up, so that the parent sees a death by that signal (a shell running a loop
+    /// stops), not an exit with 128+N. `_exit(128+N)` if the signal does not end it. Async-signal-safe.
+    @_spi(Engine) public static func endBySignal(_ signalNumber: Int32) -> Never {
+        _ = signal(signalNumber, SIG_DFL)
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, signalNumber)
+        sigprocmask(SIG_UNBLOCK, &set, nil)
+        _ = kill(getpid(), signalNumber)
+        Glibc._exit(128 + signalNumber)
+    }
 }

@@ -32,7 +32,7 @@ struct SignalWatcher: Sendable {
         let handler: Signals.Handler = { signalNumber in
             // Only async-signal-safe calls: atomics, clock_gettime, write, _exit.
             if signalCount.add(1, ordering: .sequentiallyConsistent).newValue > 1 {
-                ThisProcess.exitFromSignalHandler(ExitStatus(signal: signalNumber).rawValue)
+                ThisProcess.endBySignal(signalNumber)
             }
             // Seen at once by loops that are busy with frames and not polling.
             firstSignalAt.store(MonotonicClock.nanoseconds(), ordering: .sequentiallyConsistent)
@@ -49,6 +49,10 @@ struct SignalWatcher: Sendable {
 
     /// The first signal received, or 0.
     var received: Int32 { firstSignal.load(ordering: .relaxed) }
+
+    /// The first signal this process received (0: none), for its end: `main` dies by it after the
+    /// clean-up, so the calling script stops too.
+    static var firstReceived: Int32 { firstSignal.load(ordering: .sequentiallyConsistent) }
 
     /// `seconds` after the first signal; `never` before one.
     func deadline(afterSignal seconds: Double) -> Deadline {

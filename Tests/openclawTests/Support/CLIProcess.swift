@@ -170,7 +170,9 @@ final class CLIProcess: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline { usleep(5_000) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
-        return CLIResult(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+        // As a shell's `$?` shows it: a death by signal N is 128+N (openclaw ends by SIGINT/SIGTERM itself).
+        let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+        return CLIResult(status: status, stdout: stdout, stderr: stderr)
     }
 }
 
