@@ -15,6 +15,25 @@ import Testing
         return section.components(separatedBy: "```sh\n").dropFirst().compactMap { $0.components(separatedBy: "\n```").first }
     }
 
+    static let transcriptLength = 3018
+
+    /// The role count is the whole transcript's: 1509 of each, not the last page's.
+    @Test func theRoleCountRecipeCountsEveryMessage() throws {
+        let recipe = try #require(Self.recipes.first { $0.contains("each role wrote") })
+        let gateway = try GatewayFixture(["--history-fixture", "\(Self.transcriptLength):40"])
+        let result = try CLIProcess(["-c", "set -euo pipefail\n" + recipe + " | jq -c 'map(.count)'"],
+                                    environment: Self.environment(gateway), executable: URL(fileURLWithPath: "/bin/bash")).finish()
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "[1509,1509]\n")
+        #expect(result.stderr.isEmpty)
+    }
+
+    static func environment(_ gateway: GatewayFixture) -> [String: String] {
+        var environment = gateway.cli.variables
+        environment["PATH"] = BuiltProducts.directory.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        return environment
+    }
+
     @Test func theReadmeHasRecipes() {
         #expect(Self.recipes.count >= 6)
     }
@@ -22,13 +41,13 @@ import Testing
     @Test(arguments: recipes)
     func recipeRunsWithRealJq(_ recipe: String) throws {
         _ = try DocsTestSupport.program("jq")  // a missing jq is named, not a bare exit 127
-        let gateway = try GatewayFixture(["--reply", "lorem:6", "--history-fixture", "4:40"])
+        // More than one page of history (200 a page by default, 1000 with --all): a recipe must give the
+        // whole answer, not the last page's.
+        let gateway = try GatewayFixture(["--reply", "lorem:6", "--history-fixture", "\(Self.transcriptLength):40"])
         let shell = Process()
         shell.executableURL = URL(fileURLWithPath: "/bin/bash")
         shell.arguments = ["-c", "set -euo pipefail\n" + recipe]
-        var environment = gateway.cli.variables
-        environment["PATH"] = BuiltProducts.directory.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-        shell.environment = environment
+        shell.environment = Self.environment(gateway)
         let out = Pipe(), err = Pipe()
         shell.standardOutput = out
         shell.standardError = err
