@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@_spi(Engine) import ClawJSON
 
 /// Arguments are held to the rule stdin and `--file` follow: text that is not UTF-8 is refused, not
 /// sent with U+FFFD in place of its bytes.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@_spi(Engine) import ClawJSON
 
 /// After its clean-up, a command ended by SIGINT or SIGTERM dies by that signal (default action
 /// restored, signal raised again), as Unix tools do: `$?` is still 130/143, and a shell running it
