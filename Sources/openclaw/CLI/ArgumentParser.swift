@@ -138,7 +138,8 @@ enum ArgumentParser {
         // which take a value (`agent --verbose on`, `health --verbose`).
         var flags = CommandTable.allFlags
         while index < arguments.count && words.count < limit {
-            if words.count == 1, let command = CommandTable.command(named: words[0]) { flags = CommandTable.flags(for: command) }
+            // (another's, an official CLI command's: only the global ones are known).
+            if words.count == 1 { flags = CommandTable.flags(for: CommandTable.command(named: words[0])) }
             let argument = arguments[index]
             index += 1
             if argument == "--" { break }

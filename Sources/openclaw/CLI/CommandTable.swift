@@ -269,9 +269,19 @@ enum CommandTable {
         commands.first { $0.name == name }
     }
 
-    /// The flags valid for `command`: its own, then the global ones.
+    /// The flags valid for `command`: its own, then the global ones. A command's own spelling wins
+    /// (the official `agent -t` is `--to`, its `--timeout` seconds): a global flag it shadows is left
+    /// out, or keeps only its long name.
     static func flags(for command: CommandSpec?) -> [FlagSpec] {
-        (command?.flags ?? []) + globalFlags
+        guard let own = command?.flags, !own.isEmpty else { return globalFlags }
+        let longs = Set(own.map(\.long)), shorts = Set(own.compactMap(\.short))
+        return own + globalFlags.compactMap { flag in
+            if longs.contains(flag.long) { return nil }
+            guard let short = flag.short, shorts.contains(short) else { return flag }
+            var unshortened = flag
+            unshortened.short = nil
+            return unshortened
+        }
     }
 
     /// Every flag of every command: decides which tokens take a value before the command is known.

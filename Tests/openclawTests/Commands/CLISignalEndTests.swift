@@ -9,25 +9,39 @@ import Testing
 struct CLISignalEndTests {
     @Test func ctrlCStopsABashLoopOfSendsAfterTheFirstAbort() throws {
         let gateway = try GatewayFixture(["--reply", "slow"])
-        // As under a terminal: bash with SIGINT at its default, the signal sent to the whole group.
-        // setsid makes bash the leader of a group of its own, which the signal then goes to.
+        // As under a terminal: bash with SIGINT at its default, and the signal reaching both bash and
+        // the send it waits for (a terminal sends it to the whole foreground group).
         let loop = #"for i in 1 2 3; do "$0" send --idempotency-key "loop-$i" "message $i"; done"#
         let shell = Process()
-        shell.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-        shell.arguments = ["bash", "-c", loop, BuiltProducts.executable("openclaw").path]
+        // `env --default-signal=INT`: the test runner may hand down SIGINT ignored, which bash would keep.
+        shell.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        shell.arguments = ["--default-signal=INT", "bash", "-c", loop, BuiltProducts.executable("openclaw").path]
         shell.environment = gateway.cli.variables
         shell.standardOutput = FileHandle.nullDevice
         shell.standardError = FileHandle.nullDevice
         try shell.run()
-        #expect(waitForRequests(gateway.simulator, "chat.send"))
-        // The first send is following its run: interrupt the group (bash and send alike).
+        // The first send is following its run: interrupt it and bash alike.
         #expect(eventually(20) { gateway.simulator.logEntries().contains { $0["frame"]?["payload"]?["status"]?.stringValue == "started" } })
-        kill(-shell.processIdentifier, SIGINT)
+        let send = try #require(Self.child(of: shell.processIdentifier))
+        kill(send, SIGINT)
+        kill(shell.processIdentifier, SIGINT)
         shell.waitUntilExit()
         #expect(shell.terminationReason == .uncaughtSignal && shell.terminationStatus == SIGINT,
                 "bash ended with \(shell.terminationStatus) (\(shell.terminationReason == .exit ? "exit" : "signal"))")
         #expect(requests(gateway, "chat.send").map { $0["idempotencyKey"]?.stringValue } == ["loop-1"])
         #expect(requests(gateway, "chat.abort").count == 1)
+    }
+
+    /// The one child process of `parent` (from /proc).
+    static func child(of parent: Int32) -> Int32? {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        for entry in entries {
+            guard let pid = Int32(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { continue }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if fields.count > 2, Int32(fields[1]) == parent { return pid }
+        }
+        return nil
     }
 
     @Test func theStatusIsStill130And143() throws {

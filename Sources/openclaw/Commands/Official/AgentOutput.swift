@@ -43,7 +43,7 @@ struct AgentOutput {
         switch status {
         case nil, "ok", "completed":
             return
-        case "timeout" where summary == "aborted":
+        case "timeout" where summary == "aborted" && payload["stopReason"]?.stringValue != "timeout" && payload["timeoutPhase"] == nil:
             throw CommandFailure(.gatewayError, "agent run \(runId) was aborted\(detail)")
         case "timeout":
             throw CommandFailure(.timeout, "agent run \(runId) timed out\(detail)")
