@@ -52,7 +52,49 @@ final class SQLiteConnection {
         _ = csqlite_no_checkpoint_on_close(db)
     }
 
+    /// Opens `path` read-only, as the official CLI's readers do (`node:sqlite` with `readOnly: true`,
+    /// openclaw/openclaw `src/state/openclaw-agent-db-readonly-open.ts`): `SQLITE_OPEN_READONLY`, never
+    /// creating the database, no pragma at all, the busy timeout set with the open so every statement is
+    /// covered. On a database in WAL mode SQLite itself still opens (and, when they are missing and the
+    /// directory is writable, creates empty) the `-wal` and `-shm` files, exactly as for the official
+    /// reader; it writes no page and, closing, never checkpoints.
+    ///
+    /// `immutable`: the file is opened as `file:…?immutable=1`, which SQLite reads with no lock and no
+    /// side file at all; only for a file nothing writes while it is read (the caller checks that).
+    init(readOnlyPath path: String, busyTimeoutMs: Int32, immutable: Bool = false) throws(SQLiteError) {
+        var db: OpaquePointer?
+        var flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        var name = path
+        if immutable {
+            flags |= SQLITE_OPEN_URI
+            name = Self.fileURI(path) + "?immutable=1"
+        }
+        let rc = sqlite3_open_v2(name, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let error = SQLiteError(code: rc & 0xFF, message: db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory")
+            sqlite3_close_v2(db)
+            throw error
+        }
+        handle = db
+        sqlite3_busy_timeout(db, busyTimeoutMs)
+        _ = csqlite_no_checkpoint_on_close(db)
+    }
+
     deinit { close() }
+
+    /// `file:` and the absolute path, with `%`, `?`, `#`, spaces, controls and non-ASCII bytes escaped.
+    static func fileURI(_ path: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out = Array("file:".utf8)
+        for byte in path.utf8 {
+            if byte <= 0x20 || byte >= 0x7F || byte == UInt8(ascii: "%") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") {
+                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+            } else {
+                out.append(byte)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
 
     func close() {
         if let handle { sqlite3_close_v2(handle) }

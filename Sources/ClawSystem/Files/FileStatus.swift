@@ -71,6 +71,22 @@ extension FileSystem {
         return FileStatus(info)
     }
 
+    /// Up to `count` bytes from the start of the file (fewer when it is shorter).
+    @_spi(Engine) public func readPrefix(_ count: Int) throws(FileSystem.Failure) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let n = out.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + filled, count - filled, off_t(filled)) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw FileSystem.Failure(code: errno)
+            }
+            if n == 0 { break }
+            filled += n
+        }
+        return Array(out[0..<filled])
+    }
+
     /// The contents; more than `limit` bytes fails with `Failure.isTooLarge`.
     @_spi(Engine) public func readAll(limit: Int) throws(FileSystem.Failure) -> [UInt8] {
         var out = [UInt8]()

@@ -18,7 +18,8 @@
         return String(trimmed[..<slash])
     }
 
-    static func lastComponent(_ path: String) -> String {
+    /// The last component (`path.basename`): trailing slashes ignored.
+    @_spi(Engine) public static func lastComponent(_ path: String) -> String {
         let parts = path.split(separator: "/")
         return parts.last.map(String.init) ?? path
     }

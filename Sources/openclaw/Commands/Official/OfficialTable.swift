@@ -14,8 +14,9 @@ struct OfficialTable {
     let columns: [Column]
     let rows: [[String: String]]
     let width: Int
-    /// Colours a cell's visible text (`key`, the line); the header with key "".
-    var paint: (_ key: String, _ text: String) -> String = { $1 }
+    /// Colours a cell's visible text: its row (nil for the header), its column's key (nil for the
+    /// header), one line of it.
+    var paint: (_ row: Int?, _ key: String?, _ text: String) -> String = { $2 }
 
     private static let padding = 1
 
@@ -58,7 +59,7 @@ struct OfficialTable {
             left + widths.map { String(repeating: "─", count: $0) }.joined(separator: middle) + right
         }
         let pad = String(repeating: " ", count: Self.padding)
-        func render(_ cells: [String], header: Bool) -> [String] {
+        func render(_ cells: [String], row: Int?) -> [String] {
             let wrapped = cells.enumerated().map { i, cell in Self.wrap(cell, width: max(1, widths[i] - Self.padding * 2)) }
             let height = wrapped.map(\.count).max() ?? 1
             return (0..<height).map { li in
@@ -66,16 +67,16 @@ struct OfficialTable {
                     let content = max(1, widths[i] - Self.padding * 2)
                     let raw = li < lines.count ? DisplayWidth.truncate(lines[li], to: content) : ""
                     let filler = String(repeating: " ", count: max(0, content - DisplayWidth.of(raw)))
-                    let shown = raw.isEmpty ? raw : paint(header ? "" : columns[i].key, raw)
+                    let shown = raw.isEmpty ? raw : paint(row, row == nil ? nil : columns[i].key, raw)
                     return pad + shown + filler + pad
                 }
                 return "│" + parts.joined(separator: "│") + "│"
             }
         }
         var lines = [line("┌", "┬", "┐")]
-        lines += render(columns.map(\.header), header: true)
+        lines += render(columns.map(\.header), row: nil)
         lines.append(line("├", "┼", "┤"))
-        for row in rows { lines += render(columns.map { row[$0.key] ?? "" }, header: false) }
+        for (index, row) in rows.enumerated() { lines += render(columns.map { row[$0.key] ?? "" }, row: index) }
         lines.append(line("└", "┴", "┘"))
         return lines.joined(separator: "\n")
     }
