@@ -76,6 +76,21 @@ struct SimulatorFlag: Sendable {
         SimulatorFlag(["--operator-access-file"], "PATH", ["an access policy: operators are let in only while PATH exists;", "otherwise FORBIDDEN details.code OPERATOR_ACCESS_DENIED, close 1008"]) { o, _, v throws(UsageError) in o.operatorAccessFile = v },
         SimulatorFlag(["--pairing-wait-any-client"], nil, ["honour caps device-pairing-wait for every client id (default:", "the Control UI's only, openclaw-control-ui, as the gateway does)"]) { o, _, _ throws(UsageError) in o.pairingWaitAnyClient = true },
         SimulatorFlag(["--pairing-ttl-ms"], "MS", ["pending pairing requests expire after MS (decision expired)"]) { o, name, v throws(UsageError) in o.pairingTTLMs = try integer(name, v, min: 1) },
+        SimulatorFlag(["--log-lines"], "N", ["the file log that logs.tail reads starts with N synthetic lines of one", "width, made on demand (a million cost no memory)"]) { o, name, v throws(UsageError) in o.logLines = try integer(name, v, max: 100_000_000) },
+        SimulatorFlag(["--log-raw-line"], "TEXT", ["write TEXT (not JSON) to the file log at start (repeatable)"]) { o, _, v throws(UsageError) in
+            guard !v.contains("\n") else { throw UsageError("--log-raw-line: one line, without a newline") }
+            o.logRawLines.append(v)
+        },
+        SimulatorFlag(["--log-rotate-bytes"], "N", ["rotate the file log (emptied, next day's name) rather than let a", "line take it past N bytes; followers then get reset"]) { o, name, v throws(UsageError) in o.logRotateBytes = try integer(name, v, min: 1) },
+        SimulatorFlag(["--log-rotate-after-polls"], "N", ["rotate the file log after every Nth logs.tail answer"]) { o, name, v throws(UsageError) in o.logRotateAfterPolls = try integer(name, v, min: 1) },
+        SimulatorFlag(["--cron-job"], "SPEC", ["ID[,ok|error][,SECONDS][,disabled][,due][,agent:ID]: a cron job whose", "runs end ok or error SECONDS after they start (default ok, 1); due:", "its next run is past; agent: its owner (default main) (repeatable;", "replaces the default jobs daily-digest, flaky-export and the", "disabled weekly-cleanup)"]) { o, _, v throws(UsageError) in
+            o.cronJobs = (o.cronJobs ?? []) + [try CronJobSpec.parse(v)]
+        },
+        SimulatorFlag(["--cron-jobs"], "N", ["add N generic cron jobs job-0001… (ok after 1 s), replacing the defaults"]) { o, name, v throws(UsageError) in
+            o.cronJobCount = try integer(name, v, max: 100_000)
+            if o.cronJobs == nil { o.cronJobs = [] }
+        },
+        SimulatorFlag(["--sessions"], "N[:AGENT]", ["create N empty sessions agent:AGENT:s0001… (AGENT main), an hour", "apart, s0001 newest (repeatable)"]) { o, _, v throws(UsageError) in o.sessionFixtures.append(try SessionFixture.parse(v)) },
         SimulatorFlag(["--handshake-timeout-ms"], "MS", ["close sockets that do not connect in time (default 15000, v3 10000)"]) { o, name, v throws(UsageError) in o.handshakeTimeoutMs = try integer(name, v, min: 1) },
         SimulatorFlag(["--max-buffered-bytes"], "B", ["policy.maxBufferedBytes and slow-consumer limit (default 52428800)"]) { o, name, v throws(UsageError) in o.maxBufferedBytes = try integer(name, v, min: 1024) },
         SimulatorFlag(["--fault"], "KIND", ["drop-after:N | garbage | bad-json | stop-ticks | oversize |", "fragment | ping | binary | starting:N | seq-gap:N |", "restarting:N (the first N requests but health refused", "UNAVAILABLE gateway-restarting) | close-1013:N (the first N", "connections closed 1013 right after the upgrade) (repeatable)"]) { o, _, v throws(UsageError) in o.faults.append(try SimulatorOptions.parseFault(v)) },

@@ -95,6 +95,19 @@ struct SimulatorOptions: Sendable, Equatable {
     var pairingTTLMs: Int? = nil
     /// `--max-unauthenticated`: unauthenticated sockets allowed per client address (the official 128).
     var maxUnauthenticated = 128
+    /// `--log-lines N`: the file log `logs.tail` reads starts with N synthetic lines.
+    var logLines = 0
+    /// `--log-rotate-bytes N`: the file log rotates (emptied, renamed) rather than grow past N bytes.
+    var logRotateBytes: Int? = nil
+    /// `--log-rotate-after-polls N`: the file log rotates after every Nth `logs.tail`.
+    var logRotateAfterPolls: Int? = nil
+    /// `--log-raw-line TEXT`: lines that are not JSON, written to the file log at start.
+    var logRawLines: [String] = []
+    /// `--cron-job SPEC`: the cron jobs; nil keeps the default set (`--cron-jobs N` adds generic ones).
+    var cronJobs: [CronJobSpec]? = nil
+    var cronJobCount = 0
+    /// `--sessions N[:AGENT]`: sessions created empty at start, for `sessions.list` paging.
+    var sessionFixtures: [SessionFixture] = []
 
     static func == (a: SimulatorOptions, b: SimulatorOptions) -> Bool {
         a.host == b.host && a.port == b.port && a.protocolVersion == b.protocolVersion && a.token == b.token
@@ -112,6 +125,9 @@ struct SimulatorOptions: Sendable, Equatable {
             && a.pingMs == b.pingMs && a.pongTimeoutMs == b.pongTimeoutMs && a.operatorAccessFile == b.operatorAccessFile
             && a.pairingWaitAnyClient == b.pairingWaitAnyClient && a.pairingTTLMs == b.pairingTTLMs
             && a.maxUnauthenticated == b.maxUnauthenticated
+            && a.logLines == b.logLines && a.logRotateBytes == b.logRotateBytes
+            && a.logRotateAfterPolls == b.logRotateAfterPolls && a.logRawLines == b.logRawLines
+            && a.cronJobs == b.cronJobs && a.cronJobCount == b.cronJobCount && a.sessionFixtures == b.sessionFixtures
     }
 
     /// The handshake timer of the real server: 15 s in v4, 10 s in v3, unless overridden.
@@ -225,6 +241,17 @@ extension SimulatorOptions {
         decide: the waiters get device.pair.resolved {requestId, deviceId, decision, ts}, then close
         1000; after approved the device connects as paired. A new request of the same device for
         other scopes supersedes the old one (decision superseded); --pairing-ttl-ms expires them.
+
+        File log (logs.tail): kept in memory, named /tmp/openclaw-sim/openclaw-YYYY-MM-DD.log; the
+        --log-lines synthetic lines, the --log-raw-lines, then one tslog JSON line per connection
+        and per request answered. Cursors are byte offsets, read as the official reader does.
+
+        Cron: jobs run only by cron.run (no timer); a run is enqueued at once and finishes after
+        its job's seconds, then shows in cron.runs and as a cron event (started, finished).
+
+        agent: the second res is {runId, status ok|error|timeout, summary completed|failed|aborted,
+        stopReason?, result:{payloads, meta}}; an aborted or timed-out run (param timeout, seconds)
+        reports timeout/aborted.
 
         Slow consumers: each connection has an outbound queue drained by its own writer; when the
         unsent bytes exceed maxBufferedBytes the queue is dropped and the socket closed with

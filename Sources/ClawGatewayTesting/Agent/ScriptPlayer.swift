@@ -78,7 +78,7 @@ struct ScriptPlayer {
         }
         gateway.runs.finish(run, outcome: failed.map { .error(summary: $0) } ?? .ok)
         gateway.runEnded(run, failed == nil ? .done : .failed)
-        run.onFinish?(failed == nil ? "ok" : "error", failed ?? "completed", run.text)
+        run.onFinish?(failed.map { .failed(message: $0) } ?? .completed, run.text)
     }
 
     /// The step's own seq, or one more than the highest so far in this run. Called under `run.lock`.

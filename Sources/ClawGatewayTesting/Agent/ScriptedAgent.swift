@@ -110,7 +110,7 @@ struct ScriptedAgent {
                 gateway.runs.finish(run, outcome: .error(summary: errorMessage))
                 gateway.runEnded(run, .failed)
                 gateway.hub.broadcast(GatewayEventName.chat, payload: .object(payload), readScoped: true)
-                run.onFinish?("error", errorMessage, run.text)
+                run.onFinish?(.failed(message: errorMessage), run.text)
             } else {
                 emitAgent(run, seq: seq, stream: "lifecycle",
                           data: ["phase": "end", "startedAt": JSONValue(startedAt), "endedAt": JSONValue(endedAt)])
@@ -123,7 +123,7 @@ struct ScriptedAgent {
                 gateway.runs.finish(run, outcome: .ok)
                 gateway.runEnded(run, .done)
                 gateway.hub.broadcast(GatewayEventName.chat, payload: payload, readScoped: true)
-                run.onFinish?("ok", "completed", run.text)
+                run.onFinish?(.completed, run.text)
             }
         })
     }
@@ -157,8 +157,8 @@ struct ScriptedAgent {
         hub.broadcast(GatewayEventName.agent, payload: payload, readScoped: true)
     }
 
-    /// Ends `run` from `chat.abort` (`stopReason` "rpc") or a stop command ("stop"): persists the
-    /// partial text and broadcasts `state:"aborted"`.
+    /// Ends `run` from `chat.abort` (`stopReason` "rpc"), a stop command ("stop") or the `agent`
+    /// timeout ("timeout"): persists the partial text and broadcasts `state:"aborted"`.
     func abort(_ run: ActiveRun, stopReason: String) -> Bool {
         run.lock.withLock {
             guard !run.finished else { return false }
@@ -175,9 +175,9 @@ struct ScriptedAgent {
                     role: "assistant", text: run.text, timestamp: now, stopReason: "aborted"))
             }
             gateway.runs.finish(run, outcome: .ok)
-            gateway.runEnded(run, .killed)
+            gateway.runEnded(run, stopReason == "timeout" ? .timedOut : .killed)
             gateway.hub.broadcast(GatewayEventName.chat, payload: .object(payload), readScoped: true)
-            run.onFinish?("aborted", "aborted", run.text)
+            run.onFinish?(.aborted(stopReason: stopReason), run.text)
             return true
         }
     }

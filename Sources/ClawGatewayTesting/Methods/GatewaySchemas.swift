@@ -78,21 +78,37 @@ enum GatewaySchemas {
         [("sessionKey", .nonEmptyString), ("message", .nonEmptyString), ("label", .string(maxLength: 100))],
         required: ["sessionKey", "message"])
 
+    /// `sessions.list` (the September 2026 closed schema).
     static let sessionsList = ObjectSchema([
-        ("limit", .integer(minimum: 1)), ("activeMinutes", .integer(minimum: 1)), ("includeGlobal", .boolean),
-        ("includeUnknown", .boolean), ("includeDerivedTitles", .boolean), ("includeLastMessage", .boolean),
-        ("label", .string()), ("spawnedBy", .string()), ("agentId", .string()), ("search", .string()),
+        ("limit", .integer(minimum: 1)), ("offset", .integer(minimum: 0)), ("activeMinutes", .integer(minimum: 1)),
+        ("requireLastInteraction", .boolean), ("sortBy", .oneOfStrings(["updatedAt", "lastInteractionAt"])),
+        ("includeGlobal", .boolean), ("includeUnknown", .boolean), ("configuredAgentsOnly", .boolean),
+        ("includeDerivedTitles", .boolean), ("includeLastMessage", .boolean), ("label", .string(minLength: 1, maxLength: 100)),
+        ("creatorId", .nonEmptyString), ("spawnedBy", .nonEmptyString), ("agentId", .nonEmptyString), ("search", .string()),
+        ("archived", .anyOf([.boolean, .oneOfStrings(["all"])])),
     ], required: [])
 
-    /// `agent` (§6): the fields seen in the server schema; all optional but `message` and `idempotencyKey`.
+    /// `agent` (§6): the server's closed `AgentParamsSchema` (September 2026); all optional but
+    /// `message` and `idempotencyKey`. The official CLI always sends `cleanupBundleMcpOnRunEnd`.
     static let agent = ObjectSchema([
-        ("message", .string()), ("agentId", .string()), ("to", .string()), ("replyTo", .string()), ("sessionId", .string()),
-        ("sessionKey", .string()), ("model", .string()), ("thinking", .string()), ("deliver", .boolean),
-        ("bestEffortDeliver", .boolean), ("attachments", .array(of: .any)), ("channel", .string()),
-        ("replyChannel", .string()), ("accountId", .string()), ("replyAccountId", .string()), ("threadId", .string()),
-        ("groupId", .string()), ("groupChannel", .string()), ("groupSpace", .string()), ("timeout", .integer(minimum: 0)),
-        ("lane", .string()), ("extraSystemPrompt", .string()), ("idempotencyKey", .nonEmptyString), ("label", .string()),
-        ("spawnedBy", .string()), ("cleanupBundleMcpOnRunEnd", .boolean),
+        ("message", .nonEmptyString), ("agentId", .nonEmptyString), ("provider", .string()), ("model", .string()),
+        ("to", .string()), ("replyTo", .string()), ("sessionId", .string()), ("sessionKey", .string()),
+        ("expectedExistingSessionId", .nonEmptyString), ("thinking", .string()), ("deliver", .boolean),
+        ("attachments", .array(of: .any)), ("channel", .string()), ("replyChannel", .string()), ("accountId", .string()),
+        ("replyAccountId", .string()), ("threadId", .string()), ("groupId", .string()), ("groupChannel", .string()),
+        ("groupSpace", .string()), ("timeout", .integer(minimum: 0)), ("bestEffortDeliver", .boolean), ("lane", .string()),
+        ("cwd", .nonEmptyString), ("cleanupBundleMcpOnRunEnd", .boolean), ("modelRun", .boolean),
+        ("promptMode", .oneOfStrings(["full", "minimal", "none"])), ("extraSystemPrompt", .string()),
+        ("bootstrapContextMode", .oneOfStrings(["full", "lightweight"])),
+        ("bootstrapContextRunKind", .oneOfStrings(["default", "heartbeat", "cron"])),
+        ("acpTurnSource", .oneOfStrings(["manual_spawn"])), ("internalRuntimeHandoffId", .nonEmptyString),
+        ("execApprovalFollowupExpectedSessionId", .nonEmptyString), ("internalEvents", .array(of: .any)),
+        ("inputProvenance", .any), ("suppressPromptPersistence", .boolean),
+        ("sessionEffects", .oneOfStrings(["visible", "internal"])),
+        ("sourceReplyDeliveryMode", .oneOfStrings(["automatic", "message_tool_only"])), ("disableMessageTool", .boolean),
+        ("swarmCollector", .boolean), ("swarmOutputSchema", .map(of: .any)), ("forceRestartSafeTools", .boolean),
+        ("voiceWakeTrigger", .string()), ("replayOnly", .boolean), ("replayCapability", .nonEmptyString),
+        ("idempotencyKey", .nonEmptyString), ("label", .string(minLength: 1, maxLength: 100)), ("spawnedBy", .string()),
     ], required: ["message", "idempotencyKey"])
 
     static let health = ObjectSchema([("probe", .boolean)], required: [])

@@ -36,7 +36,8 @@ enum GatewayVocabulary {
         let base = [
             GatewayMethod.health, GatewayMethod.chatHistory, GatewayMethod.chatSend, GatewayMethod.chatAbort,
             GatewayMethod.chatInject, GatewayMethod.sessionsList, GatewayMethod.agent, GatewayMethod.systemPresence,
-            GatewayMethod.devicePairApprove, GatewayMethod.devicePairReject,
+            GatewayMethod.devicePairApprove, GatewayMethod.devicePairReject, GatewayMethod.logsTail, GatewayMethod.wake,
+            GatewayMethod.cronList, GatewayMethod.cronRun, GatewayMethod.cronRuns,
         ]
         return version >= 4 ? base + subscriptionMethods : base
     }

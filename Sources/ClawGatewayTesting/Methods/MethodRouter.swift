@@ -20,9 +20,17 @@ struct MethodRouter {
         var then: (@Sendable () -> Void)? = nil
     }
 
-    /// Every JSON message gets exactly one `res`; anything else gets silence.
+    /// Every JSON message gets exactly one `res`, and a line in the file log; anything else gets silence.
     func handle(_ message: [UInt8]) -> Reply {
         guard let frame = try? JSONValue.parse(message) else { return Reply(frame: nil) }
+        let started = WallClock.milliseconds()
+        let reply = route(frame)
+        gateway.fileLog.handled(method: frame["method"]?.stringValue ?? "", id: frame["id"]?.stringValue ?? "invalid",
+                                frame: reply.frame, elapsedMs: WallClock.milliseconds() - started)
+        return reply
+    }
+
+    private func route(_ frame: JSONValue) -> Reply {
         if let problem = GatewaySchemas.requestFrame(version).violation(of: frame, at: "") {
             let id = frame["id"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? "invalid"
             return Reply(frame: FrameEncoder.failure(id: id, error: .invalidRequest("invalid request frame: \(problem)")))
@@ -56,6 +64,11 @@ struct MethodRouter {
         case GatewayMethod.agent: return agent(id, params)
         // As the official handler: no params are checked, the whole list is the answer.
         case GatewayMethod.systemPresence: return Reply(frame: FrameEncoder.success(id: id, payload: gateway.presenceList))
+        case GatewayMethod.logsTail: return Reply(frame: logsTail(id, params))
+        case GatewayMethod.wake: return Reply(frame: wake(id, params))
+        case GatewayMethod.cronList: return Reply(frame: cronList(id, params))
+        case GatewayMethod.cronRun: return cronRun(id, params)
+        case GatewayMethod.cronRuns: return Reply(frame: cronRuns(id, params))
         case GatewayMethod.sessionsSubscribe where version >= 4: return sessionsSubscribe(id, on: true)
         case GatewayMethod.sessionsUnsubscribe where version >= 4: return sessionsSubscribe(id, on: false)
         case GatewayMethod.sessionsMessagesSubscribe where version >= 4: return sessionsMessagesSubscribe(id, params, on: true)
@@ -117,7 +130,7 @@ struct MethodRouter {
     }
 
     /// `--write-rate-limit`: nil when the request may start new work, else its refusal.
-    private func rateLimited(_ id: String, _ method: String) -> [UInt8]? {
+    func rateLimited(_ id: String, _ method: String) -> [UInt8]? {
         guard let limiter = gateway.writeLimiter, WriteRateLimiter.methods.contains(method),
               let retryAfterMs = limiter.admit(method: method, client: client.deviceId ?? client.connId)
         else { return nil }
@@ -175,49 +188,11 @@ struct MethodRouter {
                      then: runStarter(run, message: message, at: WallClock.milliseconds()))
     }
 
-    /// `agent`: an `accepted` ack now, the run's events, then a second `res` with the same id.
-    private func agent(_ id: String, _ params: JSONValue) -> Reply {
-        if let bad = invalidParams(id, GatewayMethod.agent, GatewaySchemas.agent, params) { return Reply(frame: bad) }
-        let sessionKey = params[ChatField.sessionKey]?.stringValue ?? "main"
-        let message = params["message"]?.stringValue ?? ""
-        let key = params["idempotencyKey"]?.stringValue ?? ""
-        if case .unknown = gateway.runs.lookup(key), let limited = rateLimited(id, GatewayMethod.agent) {
-            return Reply(frame: limited)
-        }
-        if case .done(let outcome) = gateway.runs.lookup(key) {
-            switch outcome {
-            case .ok: return Reply(frame: FrameEncoder.success(id: id, payload: [ChatField.runId: .string(key), "status": .string(ChatSendStatus.ok.rawValue)]))
-            case .error(let summary):
-                return Reply(frame: FrameEncoder.failure(id: id, error: ErrorShape(code: "UNAVAILABLE", message: summary),
-                                                         payload: [ChatField.runId: .string(key), "status": .string(ChatSendStatus.error.rawValue), "summary": .string(summary)]))
-            }
-        }
-        guard let run = gateway.runs.start(runId: key, sessionKey: sessionKey) else {
-            return Reply(frame: FrameEncoder.success(id: id, payload: [ChatField.runId: .string(key), "status": .string(ChatSendStatus.inFlight.rawValue)]))
-        }
-        let acceptedAt = WallClock.milliseconds()
-        let send = sendLater
-        run.lock.withLock {
-            run.onFinish = { status, summary, text in
-                let payload: JSONValue = [ChatField.runId: .string(key), "status": .string(status), "summary": .string(summary),
-                                          "result": ["payloads": [["text": .string(text)]]]]
-                if status == "error" {
-                    send(FrameEncoder.failure(id: id, error: ErrorShape(code: "UNAVAILABLE", message: summary), payload: payload))
-                } else {
-                    send(FrameEncoder.success(id: id, payload: payload))
-                }
-            }
-        }
-        return Reply(frame: FrameEncoder.success(id: id, payload: [ChatField.runId: .string(key), "status": "accepted",
-                                                                   "acceptedAt": JSONValue(acceptedAt)]),
-                     then: runStarter(run, message: message, at: acceptedAt))
-    }
-
     /// What happens once the ack is queued (so it leaves first, as the gateway acks before the
     /// work): the user message joins the transcript, `sessions.changed` reports the start, and the
     /// `--script` or the `--reply` agent plays the run. The reader thread runs this before it reads
     /// the next request, so a `chat.history` sent after the ack sees the message.
-    private func runStarter(_ run: ActiveRun, message: String, at timestamp: Int64) -> @Sendable () -> Void {
+    func runStarter(_ run: ActiveRun, message: String, at timestamp: Int64) -> @Sendable () -> Void {
         let gateway = self.gateway
         let play: @Sendable () -> Void
         if let script = gateway.options.script {
@@ -279,24 +254,5 @@ struct MethodRouter {
         ]
         return Reply(frame: FrameEncoder.success(id: id, payload: ["ok": true, "messageId": .string(messageId)]),
                      then: { hub.broadcast(GatewayEventName.chat, payload: event, readScoped: true) })
-    }
-
-    private func sessionsList(_ id: String, _ params: JSONValue) -> [UInt8] {
-        if let bad = invalidParams(id, "sessions.list", GatewaySchemas.sessionsList, params) { return bad }
-        let limit = params["limit"]?.intValue ?? Int.max
-        var rows: [JSONValue] = []
-        for (key, session) in gateway.history.allSessions().prefix(limit) {
-            var row: JSONObject = ["key": .string(key), "kind": "direct", "updatedAt": JSONValue(session.updatedAt),
-                                   "sessionId": .string(session.sessionId)]
-            if params["includeLastMessage"]?.boolValue == true {
-                row["lastMessagePreview"] = .string(String(session.lastText.prefix(200)))
-            }
-            rows.append(.object(row))
-        }
-        return FrameEncoder.success(id: id, payload: [
-            "ts": JSONValue(WallClock.milliseconds()), "path": .string(Gateway.sessionsPath), "count": JSONValue(rows.count),
-            "defaults": ["modelProvider": "openclaw-sim", "model": "sim-1", "contextTokens": 200000],
-            "sessions": .array(rows),
-        ])
     }
 }

@@ -75,6 +75,20 @@ final class ChatHistoryStore: @unchecked Sendable {
         return page.payload(sessionKey: sessionKey, sessionId: sessionId, paging: paging)
     }
 
+    /// `--sessions N[:AGENT]`: sessions `agent:AGENT:s0001`… with no messages, an hour apart, the first
+    /// newest (an existing key is left alone).
+    func createEmptySessions(_ fixture: SessionFixture, now: Int64) {
+        let digits = max(4, String(fixture.count).count)
+        lock.withLock {
+            for i in 1...fixture.count {
+                let number = String(i)
+                let key = "agent:\(fixture.agentId):s" + String(repeating: "0", count: digits - number.count) + number
+                guard sessions[key] == nil else { continue }
+                sessions[key] = Session(sessionId: SecureRandom.uuid(), updatedAt: now - Int64(i - 1) * 3_600_000)
+            }
+        }
+    }
+
     /// Preloads `count` alternating user/assistant messages of `bytes` characters into `main`.
     func loadFixture(count: Int, bytes: Int) {
         let words = LoremIpsum.text(wordCount: bytes / 4 + 2)

@@ -9,6 +9,7 @@ final class Gateway: @unchecked Sendable {
     let registry: DeviceRegistry
     let history: ChatHistoryStore
     let runs = RunRegistry()
+    let agentResults = AgentResultCache()
     let subscriptions = SubscriptionRegistry()
     /// `--write-rate-limit`; nil when off.
     let writeLimiter: WriteRateLimiter?
@@ -16,9 +17,13 @@ final class Gateway: @unchecked Sendable {
     /// Suspension, the restart and 1013 faults, the operator access policy.
     let admission: Admission
     let preauthBudget: PreauthBudget
+    /// The file log `logs.tail` reads (in memory).
+    let fileLog: GatewayLog
+    /// The cron jobs and their runs.
+    let cron: CronService
     /// Connects kept open for a pairing decision (`device-pairing-wait`).
     let pairingWaiters = PairingWaiters()
-    let startedAtMs = WallClock.milliseconds()
+    let startedAtMs: Int64
     let hostName: String
     /// The gateway's own presence entry's `instanceId`, new with every start (as the official gateway's).
     let instanceId = SecureRandom.uuid()
@@ -40,7 +45,12 @@ final class Gateway: @unchecked Sendable {
         startingConnectsLeft = options.startingConnects
         admission = Admission(options: options)
         preauthBudget = PreauthBudget(limit: options.maxUnauthenticated)
+        let now = WallClock.milliseconds()
+        startedAtMs = now
+        fileLog = GatewayLog(options: options, startedAtMs: now)
+        cron = CronService(options: options, hub: hub, log: fileLog, now: now)
         if let fixture = options.historyFixture { history.loadFixture(count: fixture.count, bytes: fixture.bytes) }
+        for fixture in options.sessionFixtures { history.createEmptySessions(fixture, now: now) }
     }
 
     /// `--fault starting:N`: true for the first N connects, which the "gateway starting" row answers.

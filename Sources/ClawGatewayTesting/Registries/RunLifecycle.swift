@@ -2,9 +2,10 @@
 @_spi(Engine) import ClawJSON
 
 /// How a run ended, as `sessions.changed` reports it (official lifecycle snapshot: phase `error`
-/// is `failed`, an aborted run's `end` is `killed`, any other `end` is `done`).
+/// is `failed`, an aborted run's `end` is `killed`, one that ran out of time `timeout`, any other
+/// `end` is `done`).
 enum RunEnd {
-    case done, failed, killed
+    case done, failed, killed, timedOut
 
     var phase: String { self == .failed ? "error" : "end" }
     var status: String {
@@ -12,6 +13,7 @@ enum RunEnd {
         case .done: return "done"
         case .failed: return "failed"
         case .killed: return "killed"
+        case .timedOut: return "timeout"
         }
     }
 }

@@ -14,14 +14,22 @@ final class ActiveRun: @unchecked Sendable {
     var finished = false
     /// Start order, so abort answers list runIds in a stable order.
     var order = 0
-    /// Called once when the run ends, with `ok`, `error` or `aborted`, a summary and the reply text
-    /// (the `agent` method's second `res`). Set before the run starts.
-    var onFinish: (@Sendable (_ status: String, _ summary: String, _ text: String) -> Void)? = nil
+    /// Called once when the run ends, with how it ended and the reply text (the `agent` method's
+    /// second `res`). Set before the run starts.
+    var onFinish: (@Sendable (_ ending: RunEnding, _ text: String) -> Void)? = nil
 
     init(runId: String, sessionKey: String) {
         self.runId = runId
         self.sessionKey = sessionKey
     }
+}
+
+/// How a run ended, as the `agent` method's final response reports it.
+enum RunEnding: Sendable, Equatable {
+    case completed
+    case failed(message: String)
+    /// `chat.abort` (`rpc`), a stop command (`stop`) or the `agent` timeout (`timeout`).
+    case aborted(stopReason: String)
 }
 
 /// Active runs and the `chat.send` idempotency cache (runId = idempotencyKey, §4.2).

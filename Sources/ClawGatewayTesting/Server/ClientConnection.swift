@@ -170,6 +170,7 @@ final class ClientConnection: EventSink, PairingWaiter, @unchecked Sendable {
             stateLock.withLock { accepted = client }
             releaseBudget()
             socket.maxMessageSize = GatewayVocabulary.maxPayload
+            gateway.fileLog.connected(client)
             let tracked = gateway.addPresence(for: client)
             let hello = HelloOkBuilder(options: options, snapshot: gateway.snapshot).payload(for: client)
             gateway.hub.add(self) { reserveGlobalSeq in

@@ -71,7 +71,7 @@ struct CLIHealthAndSystemTests {
         #expect(refused.status == 1, "\(refused.stderr)")
         let envelope = try JSONValue.parse(Array(refused.stdout.utf8))
         #expect(envelope["error"]?["type"]?.stringValue == "cli_error")
-        #expect(envelope["error"]?["message"]?.stringValue?.contains("invalid wake params") == true, "\(refused.stdout)")
+        #expect(envelope["error"]?["message"]?.stringValue?.contains("cannot target a subagent session") == true, "\(refused.stdout)")
     }
 
     @Test func otherSystemSubcommandsGoToTheOfficialCLI() throws {

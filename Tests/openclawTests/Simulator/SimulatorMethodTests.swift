@@ -32,6 +32,8 @@ import Testing
             "sessions.messages.subscribe": "operator.read", "sessions.messages.unsubscribe": "operator.read",
             "system-presence": "operator.read",
             "device.pair.approve": "operator.pairing", "device.pair.reject": "operator.pairing",
+            "logs.tail": "operator.read", "wake": "operator.write", "cron.list": "operator.read", "cron.runs": "operator.read",
+            "cron.run": "operator.admin",
         ]
         let methods = (hello["features"]?["methods"]?.arrayValue ?? []).compactMap(\.stringValue).filter { $0 != "health" }
         #expect(Set(methods) == Set(needs.keys))
@@ -243,7 +245,8 @@ import Testing
         let sim = try SimulatorProcess(["--history-fixture", "2:10"])
         let admin = try TestGatewayClient.connected(sim, scopes: ["operator.admin"])
         let list = try admin.call("sessions.list", [:])
-        #expect(list["payload"]?.objectValue?.keys == ["ts", "path", "count", "defaults", "sessions"])
+        #expect(list["payload"]?.objectValue?.keys == ["ts", "path", "count", "totalCount", "limitApplied", "hasMore", "nextOffset",
+                                                        "defaults", "sessions"])
         #expect(list["payload"]?["sessions"]?.arrayValue?.first?["key"]?.stringValue == "agent:main:main")
         let inject = try admin.call("chat.inject", ["sessionKey": "main", "message": "note"])
         #expect(inject["payload"]?["ok"]?.boolValue == true)

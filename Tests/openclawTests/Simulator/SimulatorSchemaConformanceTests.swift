@@ -171,6 +171,89 @@ import Testing
         #expect(problems == [], "\(problems.count) of \(sent.count) frames fail the schema")
     }
 
+    /// The scripting verbs' methods (logs.tail, wake, cron.*, paged sessions.list) and every kind of
+    /// `agent` final response, with the `cron` events of finished runs.
+    @Test func aScriptingSessionConformsToTheSchema() throws {
+        let sim = try SimulatorProcess(["--reply", "slow", "--delta-ms", "300", "--log-lines", "3000", "--log-raw-line", "not json",
+                                        "--log-rotate-after-polls", "3", "--sessions", "30", "--cron-job", "quick,ok,0",
+                                        "--cron-job", "broken,error,0", "--cron-job", "parked,disabled", "--cron-job", "late,ok,0,due"])
+        let admin = try TestGatewayClient.connected(sim, scopes: ["operator.admin"])
+        var cursor: JSONValue = 0
+        for _ in 0..<4 {  // the fourth poll follows a rotation
+            cursor = try admin.call(GatewayMethod.logsTail, ["cursor": cursor, "limit": 5000, "maxBytes": 1_000_000])["payload"]?["cursor"] ?? 0
+        }
+        _ = try admin.call(GatewayMethod.logsTail, [:])
+        _ = try admin.call(GatewayMethod.wake, ["mode": "now", "text": "deploy finished"])
+        _ = try admin.call(GatewayMethod.wake, ["mode": "next-heartbeat", "text": " "])
+        _ = try admin.call(GatewayMethod.sessionsList, ["limit": 10, "offset": 5])
+        _ = try admin.call(GatewayMethod.sessionsList, ["limit": 10, "offset": 25, "includeLastMessage": true])
+        _ = try admin.call(GatewayMethod.cronList, [:])
+        _ = try admin.call(GatewayMethod.cronList, ["compact": true, "includeDisabled": true])
+        for job in ["quick", "broken", "late"] {
+            _ = try admin.call(GatewayMethod.cronRun, ["id": .string(job), "mode": job == "late" ? "due" : "force"])
+            _ = try admin.frame { $0["event"] == "cron" && $0["payload"]?["jobId"] == .string(job) && $0["payload"]?["action"] == "finished" }
+        }
+        _ = try admin.call(GatewayMethod.cronRun, ["id": "quick", "mode": "due"])
+        _ = try admin.call(GatewayMethod.cronList, ["includeDisabled": true])
+        _ = try admin.call(GatewayMethod.cronList, ["compact": true])
+        _ = try admin.call(GatewayMethod.cronRuns, ["id": "quick"])
+        _ = try admin.call(GatewayMethod.cronRuns, ["limit": 1])
+        // Agent runs: aborted by chat.abort, by a stop command, by their timeout; replayed once settled.
+        for (key, stop) in [("a1", "abort"), ("a2", "stop"), ("a3", "timeout")] {
+            let id = try admin.request(GatewayMethod.agent, ["message": "x", "idempotencyKey": .string(key), "sessionKey": "main",
+                                                            "timeout": stop == "timeout" ? 1 : 0])
+            _ = try admin.frame { $0["payload"]?["stream"] == "assistant" }
+            if stop == "abort" { try admin.request(GatewayMethod.chatAbort, ["sessionKey": "main", "runId": .string(key)]) }
+            if stop == "stop" { try admin.request(GatewayMethod.chatSend, ["sessionKey": "main", "message": "/stop", "idempotencyKey": .string("s-\(key)")]) }
+            _ = try admin.frame(timeout: 30) { $0["id"]?.stringValue == id && $0["payload"]?["summary"] != nil }
+        }
+        _ = try admin.call(GatewayMethod.agent, ["message": "x", "idempotencyKey": "a1"])
+
+        let entries = sim.logEntries()
+        let sent = FrameSchema.sent(entries)
+        #expect(sent.contains { $0["payload"]?["reset"] == true })
+        #expect(sent.contains { $0["event"] == "cron" && $0["payload"]?["status"] == "error" })
+        let stopReasons = Set(sent.compactMap { $0["payload"]?["stopReason"]?.stringValue })
+        #expect(stopReasons.isSuperset(of: ["rpc", "stop", "timeout"]))
+        let problems = try FrameSchema().problems(inLog: entries)
+        #expect(problems == [], "\(problems.count) of \(sent.count) frames fail the schema")
+
+        // Completed and failed agent runs.
+        for reply in ["lorem:2", "error"] {
+            let other = try SimulatorProcess(["--reply", reply])
+            let client = try TestGatewayClient.connected(other)
+            let id = try client.request(GatewayMethod.agent, ["message": "x", "idempotencyKey": "k1"])
+            _ = try client.frame { $0["id"]?.stringValue == id && $0["payload"]?["summary"] != nil }
+            #expect(try FrameSchema().problems(inLog: other.logEntries()) == [], "\(reply)")
+        }
+    }
+
+    /// The new result schemas are closed where the official ones are: wrong shapes fail.
+    @Test func theSchemaRejectsWrongScriptingShapes() throws {
+        let validator = try FrameSchema().validator
+        let final: JSONValue = ["runId": "r", "status": "ok", "summary": "completed",
+                                "result": ["payloads": [["text": "hi", "mediaUrl": .null]], "meta": ["durationMs": 1]]]
+        #expect(try validator.violations(of: final, against: "#/$defs/results/agent") == [])
+        #expect(try validator.violations(of: ["runId": "r", "status": "ok", "summary": "done", "result": final["result"] ?? .null],
+                                         against: "#/$defs/results/agent") != [])
+        #expect(try validator.violations(of: ["runId": "r", "status": "ok", "result": final["result"] ?? .null],
+                                         against: "#/$defs/results/agent") != [])
+        let tail: JSONValue = ["file": "/f", "cursor": 1, "size": 1, "lines": ["a"], "truncated": false, "reset": false]
+        #expect(try validator.violations(of: tail, against: "#/$defs/results/logs.tail") == [])
+        #expect(try validator.violations(of: ["file": "/f", "cursor": -1, "size": 1, "lines": []], against: "#/$defs/results/logs.tail") != [])
+        #expect(try validator.violations(of: ["file": "/f", "cursor": 1, "size": 1, "lines": [], "skippedBytes": 3],
+                                         against: "#/$defs/results/logs.tail") != [])
+        let entry: JSONValue = ["ts": 1, "jobId": "j", "action": "finished", "status": "ok"]
+        #expect(try validator.violations(of: entry, against: "#/$defs/CronRunLogEntry") == [])
+        #expect(try validator.violations(of: ["ts": 1, "jobId": "j", "action": "started"], against: "#/$defs/CronRunLogEntry") != [])
+        #expect(try validator.violations(of: ["ok": true, "enqueued": true], against: "#/$defs/results/cron.run") != [])
+        let page: JSONValue = ["entries": [entry], "total": 1, "offset": 0, "limit": 50, "hasMore": false, "nextOffset": .null]
+        #expect(try validator.violations(of: page, against: "#/$defs/results/cron.runs") == [])
+        #expect(try validator.violations(of: ["entries": [], "total": 0, "offset": 0, "limit": 500, "hasMore": false, "nextOffset": .null],
+                                         against: "#/$defs/results/cron.runs") != [])
+        #expect(try validator.violations(of: ["ok": "yes"], against: "#/$defs/results/wake") != [])
+    }
+
     @Test func theValidatorRefusesKeywordsItDoesNotImplement() throws {
         let validator = JSONSchemaValidator(schema: ["$defs": ["S": ["type": "string", "pattern": "^a"]]])
         #expect(throws: JSONSchemaValidator.Failure.self) { try validator.violations(of: "b", against: "#/$defs/S") }
