@@ -101,6 +101,8 @@ struct SimulatorOptions: Sendable, Equatable {
     var logRotateBytes: Int? = nil
     /// `--log-rotate-after-polls N`: the file log rotates after every Nth `logs.tail`.
     var logRotateAfterPolls: Int? = nil
+    /// `--log-append-per-poll N`: N short lines appended after each `logs.tail` answer (a busy log to follow).
+    var logAppendPerPoll = 0
     /// `--log-raw-line TEXT`: lines that are not JSON, written to the file log at start.
     var logRawLines: [String] = []
     /// `--cron-job SPEC`: the cron jobs; nil keeps the default set (`--cron-jobs N` adds generic ones).
@@ -127,6 +129,7 @@ struct SimulatorOptions: Sendable, Equatable {
             && a.maxUnauthenticated == b.maxUnauthenticated
             && a.logLines == b.logLines && a.logRotateBytes == b.logRotateBytes
             && a.logRotateAfterPolls == b.logRotateAfterPolls && a.logRawLines == b.logRawLines
+            && a.logAppendPerPoll == b.logAppendPerPoll
             && a.cronJobs == b.cronJobs && a.cronJobCount == b.cronJobCount && a.sessionFixtures == b.sessionFixtures
     }
 

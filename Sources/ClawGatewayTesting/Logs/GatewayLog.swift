@@ -35,11 +35,15 @@ final class GatewayLog: @unchecked Sendable {
     /// Everything after the synthetic lines, newline-terminated lines.
     private var written: [UInt8] = []
     private var polls = 0
+    private let appendPerPoll: Int
+    /// Lines appended by `--log-append-per-poll` so far.
+    private var appended = 0
 
     init(options: SimulatorOptions, startedAtMs: Int64) {
         self.startedAtMs = startedAtMs
         rotateBytes = options.logRotateBytes
         rotateAfterPolls = options.logRotateAfterPolls
+        appendPerPoll = options.logAppendPerPoll
         syntheticCount = options.logLines
         syntheticDigits = max(7, String(options.logLines).count)
         syntheticWidth = Self.synthetic(1, digits: syntheticDigits, count: options.logLines, startedAtMs: startedAtMs).count
@@ -69,6 +73,15 @@ final class GatewayLog: @unchecked Sendable {
         }
     }
 
+    /// `--log-append-per-poll`: short numbered lines (13 + 7 bytes), so a million fit under the cap.
+    private func appendLocked(count: Int) {
+        for _ in 0..<count {
+            appended += 1
+            let number = String(appended)
+            written.append(contentsOf: "follow line \(String(repeating: "0", count: max(0, 7 - number.count)))\(number)\n".utf8)
+        }
+    }
+
     private func rotateLocked() {
         generation += 1
         syntheticCount = 0
@@ -85,6 +98,7 @@ final class GatewayLog: @unchecked Sendable {
             defer {
                 polls += 1
                 if let every = rotateAfterPolls, polls % every == 0 { rotateLocked() }
+                appendLocked(count: appendPerPoll)
             }
             let size = sizeLocked
             var reset = false, truncated = false

@@ -12,6 +12,7 @@ enum CronCommand {
     static let defaultTimeoutMs = 30_000
     /// `cron run`'s RPC limit when `--timeout` is not given (a forced run may take a while to enqueue).
     static let runTimeoutMs = 600_000
+    static let adminScope = "operator.admin"
 
     static func run(_ context: CommandContext) throws {
         let json = context.options.official.json
@@ -21,6 +22,8 @@ enum CronCommand {
             let timeoutMs = try OfficialOutput.milliseconds(explicit, flag: "timeout",
                                                             default: words.first == "run" ? runTimeoutMs : defaultTimeoutMs)
             var call = OfficialCall(context, timeoutMs: timeoutMs)
+            // cron.run is an administrator's method on the gateway.
+            if words.first == "run" { call.extraScopes = [CronCommand.adminScope] }
             defer { call.close() }
             switch words.first {
             case "list":

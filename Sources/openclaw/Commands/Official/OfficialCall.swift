@@ -11,6 +11,9 @@ struct OfficialCall {
     /// The limit of each request, its connect included when it opens the connection.
     let timeoutMs: Int
     private(set) var session: GatewaySession?
+    /// Scopes asked for beyond the defaults (read, write) when `--scope` is not given: what the
+    /// methods need, as the official CLI asks for them (`cron run`: `operator.admin`).
+    var extraScopes: [String] = []
 
     init(_ context: CommandContext, timeoutMs: Int) {
         self.context = context
@@ -34,6 +37,7 @@ struct OfficialCall {
     private mutating func open(_ deadline: Deadline) throws -> GatewaySession {
         if let session { return session }
         var options = try ConnectionSetup.sessionOptions(for: context)
+        if context.global.scopes.isEmpty { options.scopes += extraScopes.filter { !options.scopes.contains($0) } }
         options.connectTimeout = min(options.connectTimeout, Double(timeoutMs) / 1000)
         let opened = try context.connect(options, deadline: deadline, quietly: true)
         session = opened
