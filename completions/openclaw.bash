@@ -17,6 +17,13 @@ _openclaw_flags()
         watch) REPLY='-e --event --run --count --until-final --max-retries --no-reconnect --backoff-base --backoff-max --client-events --resync --sessions --messages' ;;
         call) REPLY='--expect-final --batch' ;;
         gateway) REPLY='--params --json --timeout --expect-final' ;;
+        agent) REPLY='-m --message --message-file -t --to --session-key --session-id --agent --model --thinking --verbose --channel --reply-to --reply-channel --reply-account --local --deliver --json --json-stream --timeout' ;;
+        sessions) REPLY='--json --verbose --agent --all-agents --store --active --limit' ;;
+        logs) REPLY='--limit --max-bytes --interval --follow --json --plain --utc --local-time --timeout --port --expect-final' ;;
+        health) REPLY='--json --timeout --verbose --debug' ;;
+        system) REPLY='--text --mode --session-key --json --timeout --port --expect-final' ;;
+        cron) REPLY='--json --all --agent --id --run-id --limit --due --wait --wait-timeout --poll-interval --timeout --port --expect-final' ;;
+        automations) REPLY='--json --all --agent --id --run-id --limit --due --wait --wait-timeout --poll-interval --timeout --port --expect-final' ;;
         completion) REPLY='--shell' ;;
         *) REPLY= ;;
     esac
@@ -43,6 +50,51 @@ _openclaw_value_kind()
         'watch --backoff-max') REPLY=text ;;
         'gateway --params') REPLY=text ;;
         'gateway --timeout') REPLY=text ;;
+        'agent -m'|'agent --message') REPLY=text ;;
+        'agent --message-file') REPLY=file ;;
+        'agent -t'|'agent --to') REPLY=text ;;
+        'agent --session-key') REPLY=text ;;
+        'agent --session-id') REPLY=text ;;
+        'agent --agent') REPLY=text ;;
+        'agent --model') REPLY=text ;;
+        'agent --thinking') REPLY='words off minimal low medium high xhigh adaptive max ultra' ;;
+        'agent --verbose') REPLY='words on off' ;;
+        'agent --channel') REPLY=text ;;
+        'agent --reply-to') REPLY=text ;;
+        'agent --reply-channel') REPLY=text ;;
+        'agent --reply-account') REPLY=text ;;
+        'agent --timeout') REPLY=text ;;
+        'sessions --agent') REPLY=text ;;
+        'sessions --store') REPLY=text ;;
+        'sessions --active') REPLY=text ;;
+        'sessions --limit') REPLY=text ;;
+        'logs --limit') REPLY=text ;;
+        'logs --max-bytes') REPLY=text ;;
+        'logs --interval') REPLY=text ;;
+        'logs --timeout') REPLY=text ;;
+        'logs --port') REPLY=text ;;
+        'health --timeout') REPLY=text ;;
+        'system --text') REPLY=text ;;
+        'system --mode') REPLY=text ;;
+        'system --session-key') REPLY=text ;;
+        'system --timeout') REPLY=text ;;
+        'system --port') REPLY=text ;;
+        'cron --agent') REPLY=text ;;
+        'cron --id') REPLY=text ;;
+        'cron --run-id') REPLY=text ;;
+        'cron --limit') REPLY=text ;;
+        'cron --wait-timeout') REPLY=text ;;
+        'cron --poll-interval') REPLY=text ;;
+        'cron --timeout') REPLY=text ;;
+        'cron --port') REPLY=text ;;
+        'automations --agent') REPLY=text ;;
+        'automations --id') REPLY=text ;;
+        'automations --run-id') REPLY=text ;;
+        'automations --limit') REPLY=text ;;
+        'automations --wait-timeout') REPLY=text ;;
+        'automations --poll-interval') REPLY=text ;;
+        'automations --timeout') REPLY=text ;;
+        'automations --port') REPLY=text ;;
         'completion --shell') REPLY='words bash zsh fish' ;;
         *)
             case $2 in
@@ -72,10 +124,14 @@ _openclaw_value_kind()
 _openclaw_argument_kind()
 {
     case $1 in
-        "") REPLY='words history send abort watch call gateway completion help version acp agent agents approvals auth backup channels chat commitments config configure cron daemon dashboard devices directory dns docs doctor exec-approvals health hooks infer logs mcp message migrate models node nodes onboard pairing plugins profile qr reset sandbox secrets security sessions setup skills status system tasks tui uninstall update webhooks' ;;
+        "") REPLY='words history send abort watch call gateway agent sessions logs health system cron automations completion help version acp agents approvals auth backup channels chat commitments config configure daemon dashboard devices directory dns docs doctor exec-approvals hooks infer mcp message migrate models node nodes onboard pairing plugins profile qr reset sandbox secrets security setup skills status tasks tui uninstall update webhooks' ;;
         gateway) REPLY='words call' ;;
+        sessions) REPLY='words list' ;;
+        system) REPLY='words event' ;;
+        cron) REPLY='words list runs run' ;;
+        automations) REPLY='words list runs run' ;;
         completion) REPLY='words bash zsh fish' ;;
-        help) REPLY='words history send abort watch call gateway completion help version' ;;
+        help) REPLY='words history send abort watch call gateway agent sessions logs health system cron automations completion help version' ;;
         *) REPLY=text ;;
     esac
 }
@@ -133,13 +189,13 @@ _openclaw()
 
     # The command word: the first positional, skipping flags and their values.
     local cmd= i word options_ended=false
-    local bundle_takes_next='^-[^utsonfe]*[utsonfe]$'
+    local bundle_takes_next='^-[^utsonfem]*[utsonfem]$'
     for ((i = 1; i < cword; i++)); do
         word=${words[i]}
         case $word in
             --) options_ended=true; break ;;
             --*=*) ;;
-            --url|--token|--token-file|--password|--session|--timeout|--connect-timeout|--output|--state-dir|--config|--profile|--log-level|--container|--scope|--tls-fingerprint|--cacert|--limit|--file|--thinking|--attach|--idempotency-key|--queue-mode|--run|--event|--count|--max-retries|--backoff-base|--backoff-max|--params|--shell) ((i++)) ;;
+            --url|--token|--token-file|--password|--session|--timeout|--connect-timeout|--output|--state-dir|--config|--profile|--log-level|--container|--scope|--tls-fingerprint|--cacert|--limit|--file|--thinking|--attach|--idempotency-key|--queue-mode|--run|--event|--count|--max-retries|--backoff-base|--backoff-max|--params|--message|--message-file|--to|--session-key|--session-id|--agent|--model|--verbose|--channel|--reply-to|--reply-channel|--reply-account|--store|--active|--max-bytes|--interval|--port|--text|--mode|--id|--run-id|--wait-timeout|--poll-interval|--shell) ((i++)) ;;
             --*) ;;
             -?*) [[ $word =~ $bundle_takes_next ]] && ((i++)) ;;
             *) break ;;
@@ -147,7 +203,7 @@ _openclaw()
     done
     if ((i < cword)); then
         case ${words[i]} in
-            history|send|abort|watch|call|gateway|completion|help|version) cmd=${words[i]} ;;
+            history|send|abort|watch|call|gateway|agent|sessions|logs|health|system|cron|automations|completion|help|version) cmd=${words[i]} ;;
             --) ;;
             *) return 0 ;;
         esac

@@ -15,14 +15,14 @@ function __openclaw_command
             case --
                 return 1
             case '--*=*'
-            case --url --token --token-file --password --session --timeout --connect-timeout --output --state-dir --config --profile --log-level --container --scope --tls-fingerprint --cacert --limit --file --thinking --attach --idempotency-key --queue-mode --run --event --count --max-retries --backoff-base --backoff-max --params --shell
+            case --url --token --token-file --password --session --timeout --connect-timeout --output --state-dir --config --profile --log-level --container --scope --tls-fingerprint --cacert --limit --file --thinking --attach --idempotency-key --queue-mode --run --event --count --max-retries --backoff-base --backoff-max --params --message --message-file --to --session-key --session-id --agent --model --verbose --channel --reply-to --reply-channel --reply-account --store --active --max-bytes --interval --port --text --mode --id --run-id --wait-timeout --poll-interval --shell
                 set skip_next 1
             case '--*'
             case '-?*'
-                string match -qr -- '^-[^utsonfe]*[utsonfe]$' $token
+                string match -qr -- '^-[^utsonfem]*[utsonfem]$' $token
                 and set skip_next 1
             case '*'
-                if contains -- $token history send abort watch call gateway completion help version acp agent agents approvals auth backup channels chat commitments config configure cron daemon dashboard devices directory dns docs doctor exec-approvals health hooks infer logs mcp message migrate models node nodes onboard pairing plugins profile qr reset sandbox secrets security sessions setup skills status system tasks tui uninstall update webhooks
+                if contains -- $token history send abort watch call gateway agent sessions logs health system cron automations completion help version acp agents approvals auth backup channels chat commitments config configure daemon dashboard devices directory dns docs doctor exec-approvals hooks infer mcp message migrate models node nodes onboard pairing plugins profile qr reset sandbox secrets security setup skills status tasks tui uninstall update webhooks
                     echo $token
                     return 0
                 end
@@ -41,7 +41,7 @@ end
 
 # True when the command word belongs to the official OpenClaw CLI: nothing of ours follows it.
 function __openclaw_official
-    __openclaw_using_command acp agent agents approvals auth backup channels chat commitments config configure cron daemon dashboard devices directory dns docs doctor exec-approvals health hooks infer logs mcp message migrate models node nodes onboard pairing plugins profile qr reset sandbox secrets security sessions setup skills status system tasks tui uninstall update webhooks
+    __openclaw_using_command acp agents approvals auth backup channels chat commitments config configure daemon dashboard devices directory dns docs doctor exec-approvals hooks infer mcp message migrate models node nodes onboard pairing plugins profile qr reset sandbox secrets security setup skills status tasks tui uninstall update webhooks
 end
 
 # Session keys from the gateway; 2 s limit, silent on any failure.
@@ -56,11 +56,17 @@ complete -c openclaw -n 'not __openclaw_command >/dev/null' -a abort -d 'abort t
 complete -c openclaw -n 'not __openclaw_command >/dev/null' -a watch -d 'stream gateway events until stopped'
 complete -c openclaw -n 'not __openclaw_command >/dev/null' -a call -d 'call any gateway method with JSON params'
 complete -c openclaw -n 'not __openclaw_command >/dev/null' -a gateway -d 'the official CLI\'s gateway call, answered natively'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a agent -d 'run one agent turn and print its reply (the official CLI\'s agent)'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a sessions -d 'list the sessions of the local session stores (the official CLI\'s sessions)'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a logs -d 'print or follow the gateway\'s log (the official CLI\'s logs)'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a health -d 'the gateway\'s health summary (the official CLI\'s health)'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a system -d 'queue a system event for the agent (the official CLI\'s system event)'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a cron -d 'list, inspect and run scheduled jobs (the official CLI\'s cron)'
+complete -c openclaw -n 'not __openclaw_command >/dev/null' -a automations -d 'the same as cron (the official CLI\'s newer name)'
 complete -c openclaw -n 'not __openclaw_command >/dev/null' -a completion -d 'print a shell completion script'
 complete -c openclaw -n 'not __openclaw_command >/dev/null' -a help -d 'show help'
 complete -c openclaw -n 'not __openclaw_command >/dev/null' -a version -d 'print the version'
 complete -c openclaw -n 'not __openclaw_command >/dev/null' -a acp -d 'official OpenClaw CLI'
-complete -c openclaw -n 'not __openclaw_command >/dev/null' -a agent -d 'official OpenClaw CLI'
 complete -c openclaw -n 'not __openclaw_command >/dev/null' -a agents -d 'official OpenClaw CLI'
 complete -c openclaw -n 'not __openclaw_command >/dev/null' -a approvals -d 'official OpenClaw CLI'
 complete -c openclaw -n 'not __openclaw_command >/dev/null' -a auth -d 'official OpenClaw CLI'
@@ -70,7 +76,6 @@ complete -c openclaw -n 'not __openclaw_command >/dev/null' -a chat -d 'official
 complete -c openclaw -n 'not __openclaw_command >/dev/null' -a commitments -d 'official OpenClaw CLI'
 complete -c openclaw -n 'not __openclaw_command >/dev/null' -a config -d 'official OpenClaw CLI'
 complete -c openclaw -n 'not __openclaw_command >/dev/null' -a configure -d 'official OpenClaw CLI'
-complete -c openclaw -n 'not __openclaw_command >/dev/null' -a cron -d 'official OpenClaw CLI'
 complete -c openclaw -n 'not __openclaw_command >/dev/null' -a daemon -d 'official OpenClaw CLI'
 complete -c openclaw -n 'not __openclaw_command >/dev/null' -a dashboard -d 'official OpenClaw CLI'
 complete -c openclaw -n 'not __openclaw_command >/dev/null' -a devices -d 'official OpenClaw CLI'
@@ -79,10 +84,8 @@ complete -c openclaw -n 'not __openclaw_command >/dev/null' -a dns -d 'official 
 complete -c openclaw -n 'not __openclaw_command >/dev/null' -a docs -d 'official OpenClaw CLI'
 complete -c openclaw -n 'not __openclaw_command >/dev/null' -a doctor -d 'official OpenClaw CLI'
 complete -c openclaw -n 'not __openclaw_command >/dev/null' -a exec-approvals -d 'official OpenClaw CLI'
-complete -c openclaw -n 'not __openclaw_command >/dev/null' -a health -d 'official OpenClaw CLI'
 complete -c openclaw -n 'not __openclaw_command >/dev/null' -a hooks -d 'official OpenClaw CLI'
 complete -c openclaw -n 'not __openclaw_command >/dev/null' -a infer -d 'official OpenClaw CLI'
-complete -c openclaw -n 'not __openclaw_command >/dev/null' -a logs -d 'official OpenClaw CLI'
 complete -c openclaw -n 'not __openclaw_command >/dev/null' -a mcp -d 'official OpenClaw CLI'
 complete -c openclaw -n 'not __openclaw_command >/dev/null' -a message -d 'official OpenClaw CLI'
 complete -c openclaw -n 'not __openclaw_command >/dev/null' -a migrate -d 'official OpenClaw CLI'
@@ -98,11 +101,9 @@ complete -c openclaw -n 'not __openclaw_command >/dev/null' -a reset -d 'officia
 complete -c openclaw -n 'not __openclaw_command >/dev/null' -a sandbox -d 'official OpenClaw CLI'
 complete -c openclaw -n 'not __openclaw_command >/dev/null' -a secrets -d 'official OpenClaw CLI'
 complete -c openclaw -n 'not __openclaw_command >/dev/null' -a security -d 'official OpenClaw CLI'
-complete -c openclaw -n 'not __openclaw_command >/dev/null' -a sessions -d 'official OpenClaw CLI'
 complete -c openclaw -n 'not __openclaw_command >/dev/null' -a setup -d 'official OpenClaw CLI'
 complete -c openclaw -n 'not __openclaw_command >/dev/null' -a skills -d 'official OpenClaw CLI'
 complete -c openclaw -n 'not __openclaw_command >/dev/null' -a status -d 'official OpenClaw CLI'
-complete -c openclaw -n 'not __openclaw_command >/dev/null' -a system -d 'official OpenClaw CLI'
 complete -c openclaw -n 'not __openclaw_command >/dev/null' -a tasks -d 'official OpenClaw CLI'
 complete -c openclaw -n 'not __openclaw_command >/dev/null' -a tui -d 'official OpenClaw CLI'
 complete -c openclaw -n 'not __openclaw_command >/dev/null' -a uninstall -d 'official OpenClaw CLI'
@@ -181,9 +182,100 @@ complete -c openclaw -n '__openclaw_using_command gateway' -l timeout -x -d 'lim
 complete -c openclaw -n '__openclaw_using_command gateway' -l expect-final -d 'wait past an `accepted` ack for the final res'
 complete -c openclaw -n '__openclaw_using_command gateway' -f -a 'call'
 
+# agent
+complete -c openclaw -n '__openclaw_using_command agent' -s m -l message -x -d 'the message (- reads stdin)'
+complete -c openclaw -n '__openclaw_using_command agent' -l message-file -r -F -d 'read the message from a file (UTF-8, at most 4 MiB; - reads stdin)'
+complete -c openclaw -n '__openclaw_using_command agent' -s t -l to -x -d 'recipient (E.164) the session key is derived from'
+complete -c openclaw -n '__openclaw_using_command agent' -l session-key -x -d 'the session key (agent:<id>:<key>, or a bare key)'
+complete -c openclaw -n '__openclaw_using_command agent' -l session-id -x -d 'an existing session id'
+complete -c openclaw -n '__openclaw_using_command agent' -l agent -x -d 'the agent id'
+complete -c openclaw -n '__openclaw_using_command agent' -l model -x -d 'model for this turn (provider/model or id)'
+complete -c openclaw -n '__openclaw_using_command agent' -l thinking -x -a 'off minimal low medium high xhigh adaptive max ultra' -d 'thinking level: off, minimal, low, medium, high, xhigh, adaptive, max, ultra'
+complete -c openclaw -n '__openclaw_using_command agent' -l verbose -x -a 'on off' -d 'accepted for compatibility (the official CLI\'s local verbosity; not sent)'
+complete -c openclaw -n '__openclaw_using_command agent' -l channel -x -d 'delivery channel'
+complete -c openclaw -n '__openclaw_using_command agent' -l reply-to -x -d 'delivery target override'
+complete -c openclaw -n '__openclaw_using_command agent' -l reply-channel -x -d 'delivery channel override'
+complete -c openclaw -n '__openclaw_using_command agent' -l reply-account -x -d 'delivery account override'
+complete -c openclaw -n '__openclaw_using_command agent' -l local -d 'run the turn in the official CLI\'s embedded runtime (needs the official CLI)'
+complete -c openclaw -n '__openclaw_using_command agent' -l deliver -d 'send the reply to the selected channel'
+complete -c openclaw -n '__openclaw_using_command agent' -l json -d 'print the final response as JSON'
+complete -c openclaw -n '__openclaw_using_command agent' -l json-stream -d 'NDJSON of the turn\'s events as they arrive, then the --json object on one line'
+complete -c openclaw -n '__openclaw_using_command agent' -l timeout -x -d 'limit for the turn in seconds, 0 = none (default 600)'
+
+# sessions
+complete -c openclaw -n '__openclaw_using_command sessions' -l json -d 'print the official JSON document'
+complete -c openclaw -n '__openclaw_using_command sessions' -l verbose -d 'accepted for compatibility'
+complete -c openclaw -n '__openclaw_using_command sessions' -l agent -x -d 'the agent whose store to read (default: the default agent)'
+complete -c openclaw -n '__openclaw_using_command sessions' -l all-agents -d 'every agent\'s store'
+complete -c openclaw -n '__openclaw_using_command sessions' -l store -x -d 'a store path (a legacy sessions.json path maps to its SQLite store)'
+complete -c openclaw -n '__openclaw_using_command sessions' -l active -x -d 'only sessions updated in the last MINUTES'
+complete -c openclaw -n '__openclaw_using_command sessions' -l limit -x -d 'at most N sessions, newest first (default 100)'
+complete -c openclaw -n '__openclaw_using_command sessions' -f -a 'list'
+
+# logs
+complete -c openclaw -n '__openclaw_using_command logs' -l limit -x -d 'lines per poll (default 200)'
+complete -c openclaw -n '__openclaw_using_command logs' -l max-bytes -x -d 'bytes per poll (default 250000)'
+complete -c openclaw -n '__openclaw_using_command logs' -l interval -x -d 'pause between polls with --follow (default 1000)'
+complete -c openclaw -n '__openclaw_using_command logs' -l follow -d 'keep printing new lines until stopped'
+complete -c openclaw -n '__openclaw_using_command logs' -l json -d 'print JSON, as the official CLI\'s --json'
+complete -c openclaw -n '__openclaw_using_command logs' -l plain -d 'no colour'
+complete -c openclaw -n '__openclaw_using_command logs' -l utc -d 'times in UTC (ISO 8601)'
+complete -c openclaw -n '__openclaw_using_command logs' -l local-time -d 'times in local time (the default)'
+complete -c openclaw -n '__openclaw_using_command logs' -l timeout -x -d 'limit in milliseconds (default 30000)'
+complete -c openclaw -n '__openclaw_using_command logs' -l port -x -d 'the local gateway\'s port (ws://127.0.0.1:PORT) when no --url is given'
+complete -c openclaw -n '__openclaw_using_command logs' -l expect-final -d 'accepted for compatibility (these methods answer once)'
+
+# health
+complete -c openclaw -n '__openclaw_using_command health' -l json -d 'print JSON, as the official CLI\'s --json'
+complete -c openclaw -n '__openclaw_using_command health' -l timeout -x -d 'limit in milliseconds (default 10000)'
+complete -c openclaw -n '__openclaw_using_command health' -l verbose -d 'probe the channels now instead of a cached summary'
+complete -c openclaw -n '__openclaw_using_command health' -l debug -d 'same as --verbose'
+
+# system
+complete -c openclaw -n '__openclaw_using_command system' -l text -x -d 'the event text (required)'
+complete -c openclaw -n '__openclaw_using_command system' -l mode -x -d 'now or next-heartbeat (default next-heartbeat)'
+complete -c openclaw -n '__openclaw_using_command system' -l session-key -x -d 'the session to wake (default the main session)'
+complete -c openclaw -n '__openclaw_using_command system' -l json -d 'print JSON, as the official CLI\'s --json'
+complete -c openclaw -n '__openclaw_using_command system' -l timeout -x -d 'limit in milliseconds (default 30000)'
+complete -c openclaw -n '__openclaw_using_command system' -l port -x -d 'the local gateway\'s port (ws://127.0.0.1:PORT) when no --url is given'
+complete -c openclaw -n '__openclaw_using_command system' -l expect-final -d 'accepted for compatibility (these methods answer once)'
+complete -c openclaw -n '__openclaw_using_command system' -f -a 'event'
+
+# cron
+complete -c openclaw -n '__openclaw_using_command cron' -l json -d 'print JSON, as the official CLI\'s --json'
+complete -c openclaw -n '__openclaw_using_command cron' -l all -d 'list: include disabled jobs'
+complete -c openclaw -n '__openclaw_using_command cron' -l agent -x -d 'list: only this agent\'s jobs'
+complete -c openclaw -n '__openclaw_using_command cron' -l id -x -d 'runs: the job id (or positionally)'
+complete -c openclaw -n '__openclaw_using_command cron' -l run-id -x -d 'runs: only this run'
+complete -c openclaw -n '__openclaw_using_command cron' -l limit -x -d 'runs: at most N entries (default 50)'
+complete -c openclaw -n '__openclaw_using_command cron' -l due -d 'run: only if the job is due'
+complete -c openclaw -n '__openclaw_using_command cron' -l wait -d 'run: wait until the run ends'
+complete -c openclaw -n '__openclaw_using_command cron' -l wait-timeout -x -d 'run --wait: limit (default 10m; a bare number is ms)'
+complete -c openclaw -n '__openclaw_using_command cron' -l poll-interval -x -d 'run --wait: pause between polls (default 2s)'
+complete -c openclaw -n '__openclaw_using_command cron' -l timeout -x -d 'limit in milliseconds (default 30000)'
+complete -c openclaw -n '__openclaw_using_command cron' -l port -x -d 'the local gateway\'s port (ws://127.0.0.1:PORT) when no --url is given'
+complete -c openclaw -n '__openclaw_using_command cron' -l expect-final -d 'accepted for compatibility (these methods answer once)'
+complete -c openclaw -n '__openclaw_using_command cron' -f -a 'list runs run'
+
+# automations
+complete -c openclaw -n '__openclaw_using_command automations' -l json -d 'print JSON, as the official CLI\'s --json'
+complete -c openclaw -n '__openclaw_using_command automations' -l all -d 'list: include disabled jobs'
+complete -c openclaw -n '__openclaw_using_command automations' -l agent -x -d 'list: only this agent\'s jobs'
+complete -c openclaw -n '__openclaw_using_command automations' -l id -x -d 'runs: the job id (or positionally)'
+complete -c openclaw -n '__openclaw_using_command automations' -l run-id -x -d 'runs: only this run'
+complete -c openclaw -n '__openclaw_using_command automations' -l limit -x -d 'runs: at most N entries (default 50)'
+complete -c openclaw -n '__openclaw_using_command automations' -l due -d 'run: only if the job is due'
+complete -c openclaw -n '__openclaw_using_command automations' -l wait -d 'run: wait until the run ends'
+complete -c openclaw -n '__openclaw_using_command automations' -l wait-timeout -x -d 'run --wait: limit (default 10m; a bare number is ms)'
+complete -c openclaw -n '__openclaw_using_command automations' -l poll-interval -x -d 'run --wait: pause between polls (default 2s)'
+complete -c openclaw -n '__openclaw_using_command automations' -l timeout -x -d 'limit in milliseconds (default 30000)'
+complete -c openclaw -n '__openclaw_using_command automations' -l port -x -d 'the local gateway\'s port (ws://127.0.0.1:PORT) when no --url is given'
+complete -c openclaw -n '__openclaw_using_command automations' -l expect-final -d 'accepted for compatibility (these methods answer once)'
+complete -c openclaw -n '__openclaw_using_command automations' -f -a 'list runs run'
+
 # completion
 complete -c openclaw -n '__openclaw_using_command completion' -l shell -x -a 'bash zsh fish' -d 'the shell, as the official CLI spells it (instead of the argument)'
 complete -c openclaw -n '__openclaw_using_command completion' -f -a 'bash zsh fish'
 
 # help
-complete -c openclaw -n '__openclaw_using_command help' -f -a 'history send abort watch call gateway completion help version'
+complete -c openclaw -n '__openclaw_using_command help' -f -a 'history send abort watch call gateway agent sessions logs health system cron automations completion help version'
