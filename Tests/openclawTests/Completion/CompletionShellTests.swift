@@ -12,7 +12,8 @@ struct CompletionShellTests {
     @Test("openclaw <TAB> offers our visible commands and the official CLI's", arguments: CompletionShell.allCases)
     func commandNames(shell: CompletionShell) throws {
         let offered = Set(try shell.candidates(for: "openclaw "))
-        let ours: Set = ["history", "send", "abort", "watch", "call", "gateway", "completion", "help", "version"]
+        let ours: Set = ["history", "send", "abort", "watch", "call", "gateway", "agent", "sessions", "logs", "health", "system",
+                         "cron", "automations", "completion", "help", "version"]
         #expect(offered == ours.union(try officialCommandsFromHelp()))
         #expect(!offered.contains("__man"))
     }
