@@ -1,7 +1,7 @@
 @_spi(Engine) import ClawSession
 
 /// The exit statuses of docs/cli.md; scripts depend on these numbers.
-enum ExitStatus: Int32 {
+enum ExitStatus: Int32, CaseIterable {
     case success = 0
     case gatewayError = 1
     case usage = 2

@@ -51,10 +51,10 @@ enum ManPageProse {
         (.usage, "Usage error: unknown flag, bad value, missing argument."),
         (.connection, "Cannot connect, or the connection was lost, or the gateway was still suspended, restarting or starting when `--timeout` ran out (worth retrying)."),
         (.authentication, "Authentication or pairing failed (with `--wait-for-pairing`: the request was rejected, expired or superseded, or not approved before `--timeout`), or the gateway's access policy grants this operator nothing (`OPERATOR_ACCESS_DENIED`: an administrator must grant access); retrying will not help until someone acts."),
-        (.timeout, "Timed out (`send` and `agent` abort their run first; so do they when their reader goes away)."),
+        (.timeout, "Timed out (`send` and `agent` abort their run first, as they do when their reader goes away)."),
         (.protocolError, "Protocol error: broken WebSocket framing, unsupported protocol version; with `--strict`, any frame the client does not understand."),
-        (.interrupted, "Interrupted by SIGINT (`send` and `agent` abort their run first)."),
-        (.terminated, "Terminated by SIGTERM (`send` aborts its run first)."),
+        (.interrupted, "Interrupted by SIGINT (`send` and `agent` abort their run first); the process ends by the signal itself, so a calling script stops too."),
+        (.terminated, "Terminated by SIGTERM (`send` and `agent` abort their run first); ended by the signal, as SIGINT."),
     ]
 
     static let examples: [(text: String, code: [String])] = [
