@@ -273,7 +273,7 @@ def main():
                 shutil.rmtree(db_state, ignore_errors=True)
             # The official CLI's scripting verbs, answered natively: each one-shot verb beside history.
             verb_ir = []
-            with Simulator("--history-fixture", "20:200", "--cron-jobs", "20") as sim:
+            with Simulator("--history-fixture", "20:200", "--cron-jobs", "8") as sim:
                 env_verbs = dict(env, OPENCLAW_GATEWAY_URL=sim.url)
                 for label, argv in VERBS:
                     verb_ir.append((label, instructions([OPENCLAW, *argv], env_verbs)))
@@ -411,7 +411,7 @@ VERBS = [
     ("health --json", ["health", "--json"]),
     ("system event", ["system", "event", "--text", "bench"]),
     ("logs --json", ["logs", "--json"]),
-    ("cron list --json", ["cron", "list", "--json"]),
+    ("cron list --json", ["cron", "list", "--json"]),  # 8 jobs: a payload the size of history's
     ("sessions --json", ["sessions", "--json"]),
 ]
 

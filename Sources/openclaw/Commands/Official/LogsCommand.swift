@@ -163,12 +163,14 @@ struct LogPrinter {
     }
 
     func line(_ raw: String) {
-        guard let parsed = try? JSONValue.parse(Array(raw.utf8)), case .object = parsed else {
-            if json { write(["type": "raw", "raw": .string(raw)]) } else { context.console.out.write(Console.oneLine(raw) + "\n") }
+        // Only an object is a log record: a line that does not start with `{` is not even parsed.
+        let parsed = raw.utf8.first(where: { $0 != 0x20 && $0 != 0x09 }) == UInt8(ascii: "{") ? try? JSONValue.parse(Array(raw.utf8)) : nil
+        guard let parsed, case .object = parsed else {
+            if json { writeRecord(["type": "raw"], raw: raw) } else { context.console.out.write(Console.oneLine(raw) + "\n") }
             return
         }
         let record = Self.record(parsed, raw: raw)
-        if json { return write(.object(record)) }
+        if json { return writeRecord(record, raw: raw) }
         var time = record["time"]?.stringValue ?? ""
         if !context.options.logs.utc, let ms = LogTime.epochMilliseconds(iso: time) { time = LogTime.local(epochMilliseconds: ms) }
         let words = [time, record["level"]?.stringValue ?? "", record["subsystem"]?.stringValue ?? record["module"]?.stringValue ?? "",
@@ -196,7 +198,8 @@ struct LogPrinter {
         while let argument = line[String(index)] {
             index += 1
             if activity == nil, let value = argument["activity"] { activity = value; continue }
-            words.append(argument.stringValue ?? argument.compactText)
+            // An object argument is shown as JSON, its secret-named fields redacted.
+            words.append(argument.stringValue ?? Redaction.redact(argument).compactText)
         }
         record["message"] = .string(words.joined(separator: " "))
         if let activity { record["activity"] = activity }
@@ -206,5 +209,29 @@ struct LogPrinter {
 
     private func write(_ record: JSONValue) {
         context.console.out.write(Redaction.redact(record).compactText + "\n")
+    }
+
+    /// One record written straight to bytes, the per-line path of a follower: its string fields and
+    /// `raw` escaped as they go out; only `activity`, any JSON, is redacted (the other fields are the
+    /// line's own words, as the official CLI prints them).
+    private func writeRecord(_ record: JSONObject, raw: String) {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(raw.utf8.count + 128)
+        bytes.append(UInt8(ascii: "{"))
+        var first = true
+        for member in record.members {
+            if !first { bytes.append(UInt8(ascii: ",")) }
+            first = false
+            JSONValue.writeString(member.key, to: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+            if case .string(let text) = member.value { JSONValue.writeString(text, to: &bytes) }
+            else { Redaction.redact(member.value).write(to: &bytes) }
+        }
+        if record["raw"] == nil {
+            bytes.append(contentsOf: #","raw":"#.utf8)
+            JSONValue.writeString(raw, to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "}"))
+        context.console.out.writeLine(bytes)
     }
 }
