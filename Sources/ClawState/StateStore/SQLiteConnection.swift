@@ -39,17 +39,8 @@ final class SQLiteConnection {
     /// Opens `path` for reading and writing (reading only when the file is write-protected), waiting
     /// up to `busyTimeoutMs` whenever another connection holds a lock.
     init(path: String, busyTimeoutMs: Int32) throws(SQLiteError) {
-        var db: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
-        guard rc == SQLITE_OK, let db else {
-            let error = SQLiteError(code: rc & 0xFF, message: db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory")
-            sqlite3_close_v2(db)
-            throw error
-        }
-        handle = db
-        sqlite3_busy_timeout(db, busyTimeoutMs)
-        _ = csqlite_no_checkpoint_on_close(db)
+        handle = try Self.open(path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE,
+                               busyTimeoutMs: busyTimeoutMs)
     }
 
     /// Opens `path` read-only, as the official CLI's readers do (`node:sqlite` with `readOnly: true`,
@@ -62,22 +53,27 @@ final class SQLiteConnection {
     /// `immutable`: the file is opened as `file:…?immutable=1`, which SQLite reads with no lock and no
     /// side file at all; only for a file nothing writes while it is read (the caller checks that).
     init(readOnlyPath path: String, busyTimeoutMs: Int32, immutable: Bool = false) throws(SQLiteError) {
-        var db: OpaquePointer?
         var flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         var name = path
         if immutable {
             flags |= SQLITE_OPEN_URI
             name = Self.fileURI(path) + "?immutable=1"
         }
+        handle = try Self.open(name, flags: flags, busyTimeoutMs: busyTimeoutMs)
+    }
+
+    /// One `sqlite3_open_v2`, its busy timeout set and the checkpoint on close turned off.
+    private static func open(_ name: String, flags: Int32, busyTimeoutMs: Int32) throws(SQLiteError) -> OpaquePointer {
+        var db: OpaquePointer?
         let rc = sqlite3_open_v2(name, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             let error = SQLiteError(code: rc & 0xFF, message: db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory")
             sqlite3_close_v2(db)
             throw error
         }
-        handle = db
         sqlite3_busy_timeout(db, busyTimeoutMs)
         _ = csqlite_no_checkpoint_on_close(db)
+        return db
     }
 
     deinit { close() }
