@@ -46,7 +46,7 @@ end
 
 # Session keys from the gateway; 2 s limit, silent on any failure.
 function __openclaw_sessions
-    command openclaw call sessions.list --timeout 2 -q 2>/dev/null | tr ',{}' '\n\n\n' | sed -n 's/^ *"key" *: *"\([^"]*\)".*$/\1/p'
+    command openclaw __session-keys --timeout 2 -q 2>/dev/null
 end
 
 complete -c openclaw -f

@@ -1,4 +1,5 @@
 import Testing
+import Glibc
 import ClawGatewayClient
 import ClawGatewayTesting
 
@@ -24,11 +25,18 @@ extension ClientLibraryTests {
 
         @Test func directIgnoresTheProxyAndAutomaticNeverProxiesLoopback() async throws {
             let fixture = try GatewayFixture()
+            let proxy = try SOCKSProxy()
+            // A proxy in the environment, as a user's shell may have one (this suite runs serialized).
+            setenv("ALL_PROXY", proxy.url, 1)
+            setenv("all_proxy", proxy.url, 1)
+            defer { unsetenv("ALL_PROXY"); unsetenv("all_proxy") }
             for choice in [GatewayProxy.direct, .automatic] {
                 var configuration = fixture.configuration
                 configuration.proxy = choice
-                _ = try await GatewayConnection.withConnection(configuration) { try await $0.request("health") }
+                let health = try await GatewayConnection.withConnection(configuration) { try await $0.request("health") }
+                #expect(health["ok"]?.boolValue == true, "\(choice)")
             }
+            #expect(proxy.connections(to: "127.0.0.1:\(fixture.gateway.port)") == 0)
         }
 
         @Test func theClientReconnectsThroughTheProxyAfterTheProxyRestarts() async throws {

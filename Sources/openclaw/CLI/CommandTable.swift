@@ -261,6 +261,8 @@ enum CommandTable {
             run: CompletionCommand.run),
         CommandSpec(name: "help", arguments: "[COMMAND]", positionals: .command, summary: "show help", run: HelpCommand.run),
         CommandSpec(name: "version", summary: "print the version", run: VersionCommand.run),
+        CommandSpec(name: CompletionCommand.sessionKeysCommand, summary: "print the gateway's session keys, one a line, for the completion scripts",
+                    hidden: true, run: CompletionCommand.sessionKeys),
         CommandSpec(name: "__man", summary: "print the man page in roff; `make man` writes man/openclaw.1", hidden: true,
                     run: { context in context.console.out.write(ManPage.document) }),
     ]

@@ -68,8 +68,8 @@ enum CompletionModel {
 
     /// Shell pipeline printing the gateway's session keys, one a line: 2 s limit, silent on failure,
     /// plain tr/sed so it works without jq. Identical in bash, zsh and fish single quotes.
-    static let sessionKeysPipeline =
-        #"command openclaw call sessions.list --timeout 2 -q 2>/dev/null | tr ',{}' '\n\n\n' | sed -n 's/^ *"key" *: *"\([^"]*\)".*$/\1/p'"#
+    /// The gateway's session keys, one a line (2 s limit, silent on any failure).
+    static let sessionKeysPipeline = "command openclaw \(CompletionCommand.sessionKeysCommand) --timeout 2 -q 2>/dev/null"
 }
 
 /// The completions a script offers at one position.

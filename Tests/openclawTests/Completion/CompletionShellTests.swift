@@ -14,8 +14,43 @@ struct CompletionShellTests {
         let offered = Set(try shell.candidates(for: "openclaw "))
         let ours: Set = ["history", "send", "abort", "watch", "call", "gateway", "agent", "sessions", "logs", "health", "system",
                          "cron", "automations", "completion", "help", "version"]
-        #expect(offered == ours.union(try officialCommandsFromHelp()))
-        #expect(!offered.contains("__man"))
+        // bash offers the official CLI's words only when that CLI is on PATH (here it is not).
+        let bash = shell == .bash || shell == .bashWithoutBashCompletion
+        #expect(offered == (bash ? ours : ours.union(try officialCommandsFromHelp())))
+        #expect(!offered.contains("__man") && !offered.contains("__session-keys"))
+    }
+
+    @Test("bash offers the official CLI's commands when it is on PATH, after ours")
+    func officialWordsWhenTheOfficialCLIIsThere() throws {
+        // Ours first on PATH, a stand-in official CLI after it: `openclaw version` finds it.
+        let ours = try DocsTestSupport.temporaryDirectory(), official = try DocsTestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: ours); try? FileManager.default.removeItem(at: official) }
+        try FileManager.default.createSymbolicLink(at: ours.appendingPathComponent("openclaw"), withDestinationURL: BuiltProducts.executable("openclaw"))
+        try DocsTestSupport.write("#!/bin/sh\nexit 0\n", to: official.appendingPathComponent("openclaw"), executable: true)
+        let offered = Set(try CompletionShell.bash.candidates(for: "openclaw ", path: URL(fileURLWithPath: ours.path + ":" + official.path)))
+        #expect(offered.isSuperset(of: try officialCommandsFromHelp()) && offered.contains("send") && offered.contains("doctor"))
+        let alone = Set(try CompletionShell.bash.candidates(for: "openclaw ", path: ours))
+        #expect(!alone.contains("doctor") && alone.contains("send"))
+    }
+
+    /// A key with a space, and one with `,{}"`, each completes as one quoted word, from the gateway the
+    /// line names (`--url`, `--token`): the real binary against the simulator.
+    @Test("bash completes keys with spaces and quotes as single quoted words, from the --url on the line")
+    func sessionKeysAreQuotedAndFromTheLinesGateway() throws {
+        let gateway = try GatewayFixture()
+        for key in ["my session", #"odd,{key}"q"#] {
+            #expect(try gateway.run(["send", "--no-wait", "-s", key, "hi"]).status == 0)
+        }
+        let bin = try DocsTestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: bin) }
+        try FileManager.default.createSymbolicLink(at: bin.appendingPathComponent("openclaw"), withDestinationURL: BuiltProducts.executable("openclaw"))
+        let line = "openclaw --url \(gateway.simulator.url) --token \(GatewayFixture.token) history --session "
+        for shell in [CompletionShell.bash, .bashWithoutBashCompletion] {
+            #expect(try shell.candidates(for: line + "my", path: bin) == [#"my\ session"#])
+            #expect(try shell.candidates(for: line + "od", path: bin) == [#"odd\,\{key\}\"q"#])
+            // Without the line's --url there is no gateway to ask (none configured): nothing, silently.
+            #expect(try shell.candidates(for: "openclaw history --session my", path: bin) == [])
+        }
     }
 
     @Test("after a command of the official CLI nothing of ours is offered", arguments: CompletionShell.allCases)

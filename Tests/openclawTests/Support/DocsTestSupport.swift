@@ -97,9 +97,8 @@ enum DocsTestSupport {
     /// A stand-in `openclaw` on PATH for the session-key completion: prints a `sessions.list` res
     /// frame for exactly the call the scripts make, and fails like an unreachable gateway otherwise.
     static func fakeGatewayClient(in directory: URL, reachable: Bool) throws {
-        let frame = #"{"type":"res","id":"c1","ok":true,"payload":{"ts":1,"path":"/s/sessions.json","count":2,"defaults":{"model":"m"},"sessions":[{"key":"agent:main:main","kind":"direct","updatedAt":5},{"key":"agent:main:work","label":"w, x"}]}}"#
         let body = reachable
-            ? "[ \"$*\" = 'call sessions.list --timeout 2 -q' ] || exit 2\nprintf '%s\\n' '\(frame)'\n"
+            ? "[ \"$*\" = '__session-keys --timeout 2 -q' ] || exit 2\nprintf '%s\\n' 'agent:main:main' 'agent:main:work'\n"
             : "echo 'openclaw: error: cannot connect' >&2\nexit 3\n"
         try write("#!/bin/sh\n" + body, to: directory.appendingPathComponent("openclaw"), executable: true)
     }
