@@ -87,7 +87,9 @@ final class ConnectionDriver: @unchecked Sendable {
                 if let refusal { continuation.resume(throwing: refusal) } else { link.wake.signal() }
             }
         } onCancel: {
-            fail(id, .closedByThisSide)
+            // The task awaiting the answer was cancelled (a child task of the scope, say): it gets the
+            // cancellation, and the connection stays open for the rest.
+            fail(id, CancellationError())
         }
     }
 
@@ -102,7 +104,7 @@ final class ConnectionDriver: @unchecked Sendable {
         if queued { link.wake.signal() }
     }
 
-    func fail(_ id: String, _ error: GatewayClientError) {
+    func fail(_ id: String, _ error: any Error) {
         lock.withLock { pending.removeValue(forKey: id) }?.continuation.resume(throwing: error)
     }
 

@@ -87,6 +87,9 @@ public final class GatewayConnection: Sendable {
         do {
             ack = try await driver.request(GatewayMethod.chatSend, params: .object(params), timeout: nil)
         } catch {
+            // Cancelled before the answer: the request may have gone out and started the run, which
+            // would go on for no one. Its id is ours (the idempotency key): abort it, once.
+            if error is CancellationError || Task.isCancelled { driver.abort(feed) }
             subscription.cancel()
             throw error
         }

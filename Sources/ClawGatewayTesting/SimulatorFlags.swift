@@ -83,6 +83,7 @@ struct SimulatorFlag: Sendable {
         },
         SimulatorFlag(["--log-rotate-bytes"], "N", ["rotate the file log (emptied, next day's name) rather than let a", "line take it past N bytes; followers then get reset"]) { o, name, v throws(UsageError) in o.logRotateBytes = try integer(name, v, min: 1) },
         SimulatorFlag(["--log-rotate-after-polls"], "N", ["rotate the file log after every Nth logs.tail answer"]) { o, name, v throws(UsageError) in o.logRotateAfterPolls = try integer(name, v, min: 1) },
+        SimulatorFlag(["--ack-delay-ms"], "MS", ["answer chat.send MS after the request (the run starts then): a", "client can be cancelled while it waits for the answer"]) { o, name, v throws(UsageError) in o.ackDelayMs = try integer(name, v, min: 0) },
         SimulatorFlag(["--log-append-per-poll"], "N", ["append N short lines (`follow line 0000001`, numbered on) after", "each logs.tail answer: a busy log for a follower"]) { o, name, v throws(UsageError) in o.logAppendPerPoll = try integer(name, v, min: 1) },
         SimulatorFlag(["--cron-job"], "SPEC", ["ID[,ok|error][,SECONDS][,disabled][,due][,agent:ID]: a cron job whose", "runs end ok or error SECONDS after they start (default ok, 1); due:", "its next run is past; agent: its owner (default main) (repeatable;", "replaces the default jobs daily-digest, flaky-export and the", "disabled weekly-cleanup)"]) { o, _, v throws(UsageError) in
             o.cronJobs = (o.cronJobs ?? []) + [try CronJobSpec.parse(v)]

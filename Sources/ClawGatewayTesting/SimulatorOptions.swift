@@ -103,6 +103,8 @@ struct SimulatorOptions: Sendable, Equatable {
     var logRotateAfterPolls: Int? = nil
     /// `--log-append-per-poll N`: N short lines appended after each `logs.tail` answer (a busy log to follow).
     var logAppendPerPoll = 0
+    /// `--ack-delay-ms N`: chat.send's answer (and its run) comes N ms after the request.
+    var ackDelayMs = 0
     /// `--log-raw-line TEXT`: lines that are not JSON, written to the file log at start.
     var logRawLines: [String] = []
     /// `--cron-job SPEC`: the cron jobs; nil keeps the default set (`--cron-jobs N` adds generic ones).
@@ -129,7 +131,7 @@ struct SimulatorOptions: Sendable, Equatable {
             && a.maxUnauthenticated == b.maxUnauthenticated
             && a.logLines == b.logLines && a.logRotateBytes == b.logRotateBytes
             && a.logRotateAfterPolls == b.logRotateAfterPolls && a.logRawLines == b.logRawLines
-            && a.logAppendPerPoll == b.logAppendPerPoll
+            && a.logAppendPerPoll == b.logAppendPerPoll && a.ackDelayMs == b.ackDelayMs
             && a.cronJobs == b.cronJobs && a.cronJobCount == b.cronJobCount && a.sessionFixtures == b.sessionFixtures
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 @_spi(Engine) import ClawSystem
 @_spi(Engine) import ClawJSON
 @_spi(Engine) import ClawCrypto
@@ -184,8 +185,15 @@ struct MethodRouter {
         }
         var ack: JSONObject = [ChatField.runId: .string(key), "status": .string(ChatSendStatus.started.rawValue)]
         if interrupted { ack["interruptedActiveRun"] = true }
-        return Reply(frame: FrameEncoder.success(id: id, payload: .object(ack)),
-                     then: runStarter(run, message: message, at: WallClock.milliseconds()))
+        let answer = FrameEncoder.success(id: id, payload: .object(ack))
+        let start = runStarter(run, message: message, at: WallClock.milliseconds())
+        // --ack-delay-ms: the answer and the run come later, from a thread of their own.
+        if gateway.options.ackDelayMs > 0 {
+            let delay = Double(gateway.options.ackDelayMs) / 1000, send = sendLater
+            Thread { Thread.sleep(forTimeInterval: delay); send(answer); start() }.start()
+            return Reply(frame: nil)
+        }
+        return Reply(frame: answer, then: start)
     }
 
     /// What happens once the ack is queued (so it leaves first, as the gateway acks before the
