@@ -33,7 +33,7 @@ extension GatewayClientError {
         case .timedOut(let text):
             self.init(.timedOut, text)
         case .handshakeTimedOut(let url, let waitingFor, let limit, _):
-            self.init(.timedOut, "timed out \(waitingFor.map { "waiting for \($0) from" } ?? "connecting to") \(url) after \(formatSeconds(limit))")
+            self.init(.timedOut, "timed out \(waitingFor.map { "waiting for \($0) from" } ?? "connecting to") \(url) after \(formatSeconds(limit)) s")
         case .handshakeStepTimedOut(let url, let waitingFor, let limit):
             self.init(.timedOut, "timed out \(waitingFor.map { "waiting for \($0) from" } ?? "waiting for the WebSocket upgrade from") \(url) after \(limit) ms")
         case .protocolError(let text):

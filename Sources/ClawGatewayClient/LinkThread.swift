@@ -34,6 +34,9 @@ final class LinkThread: ConnectionFace, @unchecked Sendable {
     private var outcomeWaiters: [CheckedContinuation<GatewayClientError?, Never>] = []
     /// The connection being followed (the I/O thread's alone).
     private var current: ConnectionDriver?
+    /// A `shutdown` event on the current connection announced a restart, back after these seconds (0:
+    /// no time said): the connection's end is then the gateway restarting, not a lost link.
+    private var announcedRestart: Double?
 
     private init(_ configuration: GatewayConfiguration, rules: ConnectionLife.Rules, observer: (any LinkObserver)?)
         throws(GatewayClientError) {
@@ -201,7 +204,10 @@ final class LinkThread: ConnectionFace, @unchecked Sendable {
 
     private func route(_ frame: GatewayFrame, _ driver: ConnectionDriver, _ runner: ConnectionRunner,
                        _ outer: inout SequenceTracker, _ numbersPerConnection: Bool) {
-        if frame.eventName == GatewayEventName.shutdown { runner.shutdownAnnounced(frame.payload) }
+        if frame.eventName == GatewayEventName.shutdown {
+            runner.shutdownAnnounced(frame.payload)
+            announcedRestart = ReconnectSchedule.restartDelay(announcedBy: frame.payload) ?? 0
+        }
         driver.route(frame, outer: &outer, numbersPerConnection: numbersPerConnection)
     }
 
@@ -218,7 +224,16 @@ final class LinkThread: ConnectionFace, @unchecked Sendable {
 
     func willConnect(attempt: Int) { observer?.connecting(attempt: attempt) }
 
-    func connectionLost(_ error: GatewayError) { connectionEnded(GatewayClientError(error)) }
+    func connectionLost(_ error: GatewayError) {
+        let restart = announcedRestart
+        announcedRestart = nil
+        guard let restart, case .connectionLost(let text, _) = error else { return connectionEnded(GatewayClientError(error)) }
+        // Announced (`shutdown`, then close 1012): the gateway is restarting, and said when it is back.
+        var failure = GatewayClientError(.gatewayRestarting, "the gateway is restarting (announced): \(text)",
+                                         retryAfter: restart > 0 ? .milliseconds(Int(restart * 1000)) : nil)
+        failure.engineReason = error
+        connectionEnded(failure)
+    }
 
     func sentence(for error: GatewayError) -> String { GatewayClientError(error).description }
 
