@@ -91,14 +91,17 @@ public final class GatewayClient: Sendable {
     }
 
     /// Subscribes to a session feed for the duration of `body`, again after every reconnect. The stream
-    /// carries every event (filter by `GatewayEvent.name`).
+    /// carries what the subscription adds (`sessions.changed`, or `session.message`); `events()` has
+    /// every event.
     @discardableResult
     public func withSubscription<Result: Sendable>(
         _ feed: SessionFeed,
         isolation: isolated (any Actor)? = #isolation,
         _ body: (GatewayEventStream) async throws -> Result
     ) async throws -> Result {
-        let stream = events()
+        let name = feed.eventName
+        let stream = GatewayEventStream(subscription: state.adopt(EventBuffer(limit: configuration.eventBufferLimit,
+                                                                              accepts: { $0.name == name })))
         let driver = state.addFeed(feed)
         defer { state.removeFeed(feed) }
         // Refused now: the caller hears it (after a reconnect the feed is asked for again quietly).

@@ -123,14 +123,16 @@ public final class GatewayConnection: Sendable {
 
     /// Subscribes to a session feed for the duration of `body`: `sessions.subscribe` (runs of any
     /// session starting and ending) or `sessions.messages.subscribe` (a session's new messages), then
-    /// the matching unsubscribe when `body` returns or throws.
+    /// the matching unsubscribe when `body` returns or throws. The stream carries what the
+    /// subscription adds (`sessions.changed`, or `session.message`); `events()` has every event.
     @discardableResult
     public func withSubscription<Result: Sendable>(
         _ feed: SessionFeed,
         isolation: isolated (any Actor)? = #isolation,
         _ body: (GatewayEventStream) async throws -> Result
     ) async throws -> Result {
-        let stream = events()
+        let name = feed.eventName
+        let stream = GatewayEventStream(subscription: driver.subscribe { $0.name == name })
         _ = try await driver.request(feed.subscribeMethod, params: feed.params, timeout: nil)
         do {
             let result = try await body(stream)
@@ -181,6 +183,14 @@ public enum SessionFeed: Sendable, Hashable {
         switch self {
         case .sessions: return [:]
         case .messages(let session): return ["key": .string(session.rawValue)]
+        }
+    }
+
+    /// The event the subscription adds: what its stream carries (`events()` has the rest).
+    var eventName: String {
+        switch self {
+        case .sessions: return GatewayEventName.sessionsChanged
+        case .messages: return GatewayEventName.sessionMessage
         }
     }
 }
