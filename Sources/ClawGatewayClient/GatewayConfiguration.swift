@@ -37,6 +37,11 @@ public struct GatewayConfiguration: Sendable {
     public var tls: TLSTrust = .system
     /// Extra headers on the WebSocket upgrade (an identity-aware proxy's); never logged.
     public var upgradeHeaders: [(name: String, value: Secret)] = []
+    /// Plaintext `ws://` to a host on a private network (RFC 1918, Tailscale's 100.64/10, link-local,
+    /// `.local`, `.lan`, `.internal`, `.ts.net`, …), as the official client allows with
+    /// `OPENCLAW_ALLOW_INSECURE_PRIVATE_WS=1` (which this also honours). Loopback is always allowed and
+    /// a public host never: use `wss://` or an SSH tunnel there.
+    public var allowsPlaintextOnPrivateNetwork = false
     /// A forward proxy between this program and the gateway: the environment's (and, from `official()`,
     /// OpenClaw's `proxy` settings) unless set.
     public var proxy: GatewayProxy = .automatic
@@ -160,8 +165,13 @@ public struct GatewayConfiguration: Sendable {
         }
         // Plaintext only to loopback (or, with OPENCLAW_ALLOW_INSECURE_PRIVATE_WS=1, a private network), as
         // the CLI and the official client: a URL given in code meets the rule `official()` applies.
-        if !usesResolution && options.sshRoute == nil && !PlaintextWebSocketPolicy.allows(parsed, environment: env) {
-            throw GatewayClientError(ConfigError.insecureWebSocket(url: "\(parsed)", source: .option(.url)))
+        if !usesResolution && options.sshRoute == nil
+            && !PlaintextWebSocketPolicy.allows(parsed, environment: env, privateNetwork: allowsPlaintextOnPrivateNetwork) {
+            // A mistyped name is that, not a plaintext question (and worth retrying, as at connect time).
+            if let failure = PlaintextWebSocketPolicy.resolveFailure(parsed) {
+                throw GatewayClientError(ConfigError.unresolvableHost(host: failure.host, reason: failure.reason))
+            }
+            throw GatewayClientError(configuration: .insecureURL, Self.plaintextRefusal(parsed))
         }
         return options
     }
@@ -224,5 +234,18 @@ extension Duration {
     var seconds: Double {
         let (whole, fraction) = components
         return Double(whole) + Double(fraction) / 1e18
+    }
+}
+
+extension GatewayConfiguration {
+    /// Why a `ws://` URL given in code is refused, naming the setting that would allow it for that
+    /// host, or saying that none does.
+    static func plaintextRefusal(_ url: WebSocketURL) -> String {
+        let allowed = PlaintextWebSocketPolicy.isPrivateOrLoopback(url.host)
+            ? "; on a trusted private network set allowsPlaintextOnPrivateNetwork (or OPENCLAW_ALLOW_INSECURE_PRIVATE_WS=1)"
+            : "; \(url.host) is not on a private network, so no setting allows plaintext to it"
+        return "refusing plaintext \(url) (GatewayConfiguration.url) to a host that is not loopback: credentials and chat"
+            + " would cross the network unencrypted; use wss://, or an SSH tunnel (GatewayConfiguration.official with"
+            + " gateway.remote.sshTarget)" + allowed
     }
 }

@@ -58,17 +58,42 @@ extension ClientLibraryTests {
 }
 
 extension ClientLibraryTests {
-    /// The CLI's plaintext rule, for a URL given in code: `ws://` only to loopback.
+    /// The official client's plaintext rule, for a URL given in code: `ws://` to loopback; to a private
+    /// network only with the opt-in; to a public host never; a name that does not resolve is that.
     @Suite struct PlaintextRule {
-        @Test func plaintextToAHostThatIsNotLoopbackIsRefusedBeforeAnySocket() async throws {
-            let configuration = GatewayConfiguration(url: "ws://gateway.example.com:18789")
-            let error = await #expect(throws: GatewayClientError.self) {
+        static func refusal(_ configuration: GatewayConfiguration) async -> GatewayClientError? {
+            await #expect(throws: GatewayClientError.self) {
                 try await GatewayConnection.withConnection(configuration) { _ in }
             }
+        }
+
+        @Test func aPublicHostIsRefusedAndNoSettingIsOffered() async throws {
+            let error = await Self.refusal(GatewayConfiguration(url: "ws://93.184.216.34:18789"))
             #expect(error?.code == .invalidConfiguration)
             #expect(error?.configurationProblem == .insecureURL)
             #expect(error?.isRetryable == false)
-            #expect(error?.description.contains("OPENCLAW_ALLOW_INSECURE_PRIVATE_WS=1") == true, "\(String(describing: error))")
+            let text = error?.description ?? ""
+            #expect(text.contains("(GatewayConfiguration.url)") && !text.contains("official(url:)"), "\(text)")
+            #expect(text.contains("no setting allows plaintext") && !text.contains("OPENCLAW_ALLOW_INSECURE_PRIVATE_WS"), "\(text)")
+        }
+
+        @Test func aPrivateHostNamesTheOptInThatAllowsIt() async throws {
+            var configuration = GatewayConfiguration(url: "ws://192.168.77.10:18789")
+            let error = await Self.refusal(configuration)
+            #expect(error?.configurationProblem == .insecureURL)
+            #expect(error?.description.contains("allowsPlaintextOnPrivateNetwork") == true, "\(String(describing: error))")
+            // With the opt-in the rule lets it through: what fails now is the connect itself.
+            configuration.allowsPlaintextOnPrivateNetwork = true
+            configuration.connectTimeout = .milliseconds(300)
+            configuration.waits.limit = .milliseconds(300)
+            let connect = await Self.refusal(configuration)
+            #expect(connect != nil && connect?.code != .invalidConfiguration, "\(String(describing: connect))")
+        }
+
+        @Test func aNameThatDoesNotResolveIsHostUnresolvable() async throws {
+            let error = await Self.refusal(GatewayConfiguration(url: "ws://gw.test:18789"))
+            #expect(error?.code == .hostUnresolvable, "\(String(describing: error))")
+            #expect(error?.isRetryable == true)
         }
     }
 }

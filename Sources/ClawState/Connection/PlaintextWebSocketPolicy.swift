@@ -37,11 +37,12 @@
         return false
     }
 
-    /// True when `url` may be used: `wss://` always, `ws://` by the rules above.
-    @_spi(Engine) public static func allows(_ url: WebSocketURL, environment: Environment) -> Bool {
+    /// True when `url` may be used: `wss://` always, `ws://` by the rules above; `privateNetwork` is
+    /// the opt-in given in code (a library configuration's), the same as the variable.
+    @_spi(Engine) public static func allows(_ url: WebSocketURL, environment: Environment, privateNetwork: Bool = false) -> Bool {
         if url.isSecure { return true }
         if isLoopback(url.host) { return true }
-        if environment["OPENCLAW_ALLOW_INSECURE_PRIVATE_WS"] == "1" { return isPrivateOrLoopback(url.host) }
+        if privateNetwork || environment["OPENCLAW_ALLOW_INSECURE_PRIVATE_WS"] == "1" { return isPrivateOrLoopback(url.host) }
         return false
     }
 
