@@ -34,6 +34,8 @@ final class LinkThread: ConnectionFace, @unchecked Sendable {
     private var outcomeWaiters: [CheckedContinuation<GatewayClientError?, Never>] = []
     /// The connection being followed (the I/O thread's alone).
     private var current: ConnectionDriver?
+    /// This link's attempt holds a turn of the process-wide `HandshakeGate` (the I/O thread's alone).
+    private var holdsHandshakeTurn = false
     /// A `shutdown` event on the current connection announced a restart, back after these seconds (0:
     /// no time said): the connection's end is then the gateway restarting, not a lost link.
     private var announcedRestart: Double?
@@ -129,7 +131,11 @@ final class LinkThread: ConnectionFace, @unchecked Sendable {
         var waitingCaller = connected
         while true {
             let session: GatewaySession
-            do { session = try runner.open() } catch {
+            do {
+                session = try runner.open()
+                leaveHandshakeGate()  // connected: the next connect's turn
+            } catch {
+                leaveHandshakeGate()
                 let failure = isInterrupted ? nil : GatewayClientError(stop: error)
                 waitingCaller?(.failure(failure ?? CancellationError()))
                 return finish(failure)
@@ -222,7 +228,17 @@ final class LinkThread: ConnectionFace, @unchecked Sendable {
 
     var interruptDescriptor: Int32 { cancelled.descriptor }
 
-    func willConnect(attempt: Int) { observer?.connecting(attempt: attempt) }
+    func willConnect(attempt: Int) {
+        observer?.connecting(attempt: attempt)
+        // The attempt's connect limit starts once its turn comes; the overall limit bounds the wait.
+        leaveHandshakeGate()
+        holdsHandshakeTurn = HandshakeGate.shared.enter(until: Deadline(nanoseconds: rules.deadline), interrupt: cancelled.descriptor)
+    }
+
+    private func leaveHandshakeGate() {
+        if holdsHandshakeTurn { HandshakeGate.shared.leave() }
+        holdsHandshakeTurn = false
+    }
 
     func connectionLost(_ error: GatewayError) {
         let restart = announcedRestart
@@ -242,6 +258,7 @@ final class LinkThread: ConnectionFace, @unchecked Sendable {
     }
 
     func willWait(_ why: ConnectionLife.Wait, seconds: Double, after error: GatewayError) {
+        leaveHandshakeGate()  // no turn is held through a wait
         observer?.waiting(seconds, reason: GatewayClientError(error))
     }
 
