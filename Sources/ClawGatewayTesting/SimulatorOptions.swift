@@ -105,6 +105,8 @@ struct SimulatorOptions: Sendable, Equatable {
     var logAppendPerPoll = 0
     /// `--ack-delay-ms N`: chat.send's answer (and its run) comes N ms after the request.
     var ackDelayMs = 0
+    /// `--auto-approve-ms MS`: every pairing request is approved MS after it is made.
+    var autoApproveMs: Int? = nil
     /// `--log-raw-line TEXT`: lines that are not JSON, written to the file log at start.
     var logRawLines: [String] = []
     /// `--cron-job SPEC`: the cron jobs; nil keeps the default set (`--cron-jobs N` adds generic ones).
@@ -131,7 +133,7 @@ struct SimulatorOptions: Sendable, Equatable {
             && a.maxUnauthenticated == b.maxUnauthenticated
             && a.logLines == b.logLines && a.logRotateBytes == b.logRotateBytes
             && a.logRotateAfterPolls == b.logRotateAfterPolls && a.logRawLines == b.logRawLines
-            && a.logAppendPerPoll == b.logAppendPerPoll && a.ackDelayMs == b.ackDelayMs
+            && a.logAppendPerPoll == b.logAppendPerPoll && a.ackDelayMs == b.ackDelayMs && a.autoApproveMs == b.autoApproveMs
             && a.cronJobs == b.cronJobs && a.cronJobCount == b.cronJobCount && a.sessionFixtures == b.sessionFixtures
     }
 

@@ -100,6 +100,16 @@ public final class TestGateway: Sendable {
     /// What SIGUSR2 does: ends a suspension; work is admitted again.
     public func resume() { server.gateway.admission.resume() }
 
+    /// What an administrator does on the gateway host (`openclaw devices approve`): approves every open
+    /// pairing request (`requiresPairing`), for the role and scopes it asked for; returns the device
+    /// ids approved. A connect waiting for the decision (`waits.pairingApproval`) then goes on.
+    @discardableResult
+    public func approvePairings() -> [String] { server.gateway.decideAllPairings(approve: true) }
+
+    /// Rejects every open pairing request; returns the device ids refused.
+    @discardableResult
+    public func rejectPairings() -> [String] { server.gateway.decideAllPairings(approve: false) }
+
     /// The connections open now: accepted and not yet ended (handshake or not). A test can wait for
     /// it to drop to what it was to know its client has gone; 0 after `stop()`.
     public var connectionCount: Int { server.connectionCount }

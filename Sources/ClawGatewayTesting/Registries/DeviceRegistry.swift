@@ -66,6 +66,11 @@ final class DeviceRegistry: @unchecked Sendable {
         }
     }
 
+    /// The ids of the open requests.
+    func pendingRequestIds() -> [String] {
+        lock.withLock { pending.values.map(\.requestId) }
+    }
+
     /// Takes the open request with this id off the list (approved, rejected, expired); nil when there is none.
     func takePending(requestId: String) -> PendingRequest? {
         lock.withLock {

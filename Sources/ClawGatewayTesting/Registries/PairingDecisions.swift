@@ -14,6 +14,12 @@ extension Gateway {
             broadcastResolved(superseded, decision: "rejected")
             pairingWaiters.resolve(requestId: superseded.requestId, deviceId: superseded.deviceId, decision: "superseded")
         }
+        // --auto-approve-ms: an administrator who approves every request after a while.
+        if let after = options.autoApproveMs {
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(after)) { [self] in
+                _ = decidePairing(requestId: request.requestId, approve: true)
+            }
+        }
         if let ttl = options.pairingTTLMs {
             DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(ttl)) { [self] in
                 guard let expired = registry.takePending(requestId: request.requestId) else { return }
@@ -21,6 +27,11 @@ extension Gateway {
                 pairingWaiters.resolve(requestId: expired.requestId, deviceId: expired.deviceId, decision: "expired")
             }
         }
+    }
+
+    /// Approves (or rejects) every open request, as an administrator would one by one; their device ids.
+    func decideAllPairings(approve: Bool) -> [String] {
+        registry.pendingRequestIds().compactMap { decidePairing(requestId: $0, approve: approve)?.deviceId }
     }
 
     /// Approves or rejects the open request `requestId`; nil when there is no such request.
