@@ -23,8 +23,10 @@ struct CLISignalEndTests {
         // The first send is following its run: interrupt it and bash alike.
         #expect(eventually(20) { gateway.simulator.logEntries().contains { $0["frame"]?["payload"]?["status"]?.stringValue == "started" } })
         let send = try #require(Self.child(of: shell.processIdentifier))
-        kill(send, SIGINT)
+        // bash first: a terminal's SIGINT reaches the whole group at once, and bash acts on a child that
+        // died of SIGINT only if it got the signal too (pending before the child's end, as it is then).
         kill(shell.processIdentifier, SIGINT)
+        kill(send, SIGINT)
         shell.waitUntilExit()
         #expect(shell.terminationReason == .uncaughtSignal && shell.terminationStatus == SIGINT,
                 "bash ended with \(shell.terminationStatus) (\(shell.terminationReason == .exit ? "exit" : "signal"))")
