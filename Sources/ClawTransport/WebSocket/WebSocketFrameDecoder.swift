@@ -194,8 +194,12 @@ struct WebSocketFrameDecoder {
     }
 
     private static func copyPayload(_ source: UnsafeRawPointer, count: Int, mask: WebSocketMask?) -> [UInt8] {
+        // An empty payload (a close frame without a code, say) is the shared empty array: the
+        // uninitialised-capacity initialiser would write its count into that one global storage, from
+        // every connection's thread at once (ThreadSanitizer reports it).
+        guard count > 0 else { return [] }
         // Written once, straight into uninitialised storage (no zero fill first).
-        [UInt8](unsafeUninitializedCapacity: count) { destination, initialized in
+        return [UInt8](unsafeUninitializedCapacity: count) { destination, initialized in
             if count > 0, let base = destination.baseAddress {
                 if let mask {
                     mask.apply(from: source, to: UnsafeMutableRawPointer(base), count: count, phase: 0)
