@@ -47,4 +47,16 @@ struct CLIClosedReaderTests {
         let result = shell.finish(timeout: 25)
         #expect(result.status == 0, "\(result.stderr)")
     }
+
+    /// The same for `logs --follow` between its polls: head takes the first poll's first line and goes;
+    /// the next poll (and write) is ten minutes away.
+    @Test func logsFollowEndsWhenItsReaderGoesAway() throws {
+        let gateway = try GatewayFixture()
+        let script = #""$0" logs --follow --interval 600000 | head -1 > /dev/null"#
+        let shell = try CLIProcess(["-c", script, BuiltProducts.executable("openclaw").path],
+                                   environment: gateway.cli.variables, executable: URL(fileURLWithPath: "/bin/sh"))
+        // Killed (not 0) if logs is still waiting after 25 s: its next poll is ten minutes away.
+        let result = shell.finish(timeout: 25)
+        #expect(result.status == 0, "\(result.stderr)")
+    }
 }
