@@ -36,15 +36,18 @@ struct CLIRunEndsWithCommandTests {
 /// the pipe reports the error in poll(2).
 @Suite("a closed reader ends an idle command")
 struct CLIClosedReaderTests {
+    /// Runs `pipeline` (`$0` is openclaw) under sh: its status, or 137 once killed after 25 s, long
+    /// past any keepalive and short of the next tick or poll.
+    static func statusOfPipeline(_ pipeline: String, _ gateway: GatewayFixture) throws -> CLIResult {
+        try CLIProcess(["-c", pipeline, BuiltProducts.executable("openclaw").path],
+                       environment: gateway.cli.variables, executable: URL(fileURLWithPath: "/bin/sh")).finish(timeout: 25)
+    }
+
     /// `openclaw watch | true` on a gateway with nothing to say: without noticing the closed pipe,
     /// watch would wait for its next write, which an idle gateway never causes (ticks are not printed).
     @Test func watchEndsWhenItsReaderGoesAwayOnAnIdleGateway() throws {
         let gateway = try GatewayFixture()
-        let script = #""$0" watch | true"#
-        let shell = try CLIProcess(["-c", script, BuiltProducts.executable("openclaw").path],
-                                   environment: gateway.cli.variables, executable: URL(fileURLWithPath: "/bin/sh"))
-        // Killed (not 0) if watch is still waiting after 25 s: long past any keepalive, short of a tick.
-        let result = shell.finish(timeout: 25)
+        let result = try Self.statusOfPipeline(#""$0" watch | true"#, gateway)
         #expect(result.status == 0, "\(result.stderr)")
     }
 
@@ -52,11 +55,7 @@ struct CLIClosedReaderTests {
     /// the next poll (and write) is ten minutes away.
     @Test func logsFollowEndsWhenItsReaderGoesAway() throws {
         let gateway = try GatewayFixture()
-        let script = #""$0" logs --follow --interval 600000 | head -1 > /dev/null"#
-        let shell = try CLIProcess(["-c", script, BuiltProducts.executable("openclaw").path],
-                                   environment: gateway.cli.variables, executable: URL(fileURLWithPath: "/bin/sh"))
-        // Killed (not 0) if logs is still waiting after 25 s: its next poll is ten minutes away.
-        let result = shell.finish(timeout: 25)
+        let result = try Self.statusOfPipeline(#""$0" logs --follow --interval 600000 | head -1 > /dev/null"#, gateway)
         #expect(result.status == 0, "\(result.stderr)")
     }
 }

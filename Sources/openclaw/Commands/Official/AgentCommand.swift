@@ -2,6 +2,7 @@
 @_spi(Engine) import ClawJSON
 @_spi(Engine) import ClawCrypto
 @_spi(Engine) import ClawProtocol
+@_spi(Engine) import ClawState
 
 /// `openclaw agent`: the official CLI's one agent turn (openclaw/openclaw
 /// `src/cli/program/register.agent-turn.ts`, `src/commands/agent-via-gateway.ts`): the `agent`
@@ -50,7 +51,7 @@ struct AgentRequest {
             throw CommandFailure(.usage, "Slash commands cannot be executed via --message from the CLI. Use: openclaw sessions compact <key>")
         }
 
-        let agentId = options.agent.map(AgentId.normalize)
+        let agentId = options.agent.map { AgentSessionKey.normalizeAgentId($0) }
         var sessionKey: String? = nil
         var to = options.to.map(TextTrim.trimmed)
         // An `agent:` value of --to is a session key, as the official CLI reads it.
@@ -58,11 +59,8 @@ struct AgentRequest {
         if let key = options.sessionKey.map(TextTrim.trimmed) {
             sessionKey = try AgentId.scopedSessionKey(key, agentId: agentId)
         }
-        if agentId == nil && sessionKey == nil && options.sessionId == nil && to == nil {
-            // The official CLI's implicit target: the default agent's main session.
-            sessionKey = nil
-        }
-        self.agentId = agentId ?? sessionKey.flatMap(AgentId.fromSessionKey)
+        // No target at all: the gateway picks the default agent's main session, the official implicit target.
+        self.agentId = agentId ?? sessionKey.flatMap { AgentSessionKey.parse($0)?.agentId }
         self.sessionKey = sessionKey
 
         var params: JSONObject = ["message": .string(message)]
@@ -114,49 +112,22 @@ struct AgentRequest {
     }
 }
 
-/// The official agent-id and session-key rules (`src/routing/session-key.ts`).
+/// `--session-key` as the official CLI scopes it (`src/routing/session-key.ts`; the agent-id rules are
+/// `AgentSessionKey`'s, shared with `sessions`).
 enum AgentId {
-    static let fallback = "main"
-
-    /// Trimmed and lower-cased; anything outside `[a-z0-9_-]` becomes `-`, edge dashes dropped, at
-    /// most 64 characters; empty → `main`.
-    static func normalize(_ raw: String) -> String {
-        let lowered = TextTrim.trimmed(raw).lowercased()
-        var out = ""
-        var lastWasDash = false
-        for scalar in lowered.unicodeScalars {
-            let ok = ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "-"
-            if ok { out.unicodeScalars.append(scalar); lastWasDash = scalar == "-" }
-            else if !lastWasDash { out += "-"; lastWasDash = true }
-        }
-        while out.hasPrefix("-") { out.removeFirst() }
-        while out.hasSuffix("-") { out.removeLast() }
-        out = String(out.prefix(64))
-        while out.hasSuffix("-") { out.removeLast() }
-        return out.isEmpty ? fallback : out
-    }
-
-    /// The agent of `agent:<id>:<rest>`.
-    static func fromSessionKey(_ key: String) -> String? {
-        let parts = key.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0] == "agent", !parts[1].isEmpty else { return nil }
-        return String(parts[1])
-    }
-
-    /// `--session-key` as the official CLI scopes it: `agent:<id>:<key>` as is (its agent must match
-    /// `--agent`), `global` and `unknown` unscoped, a bare key under `--agent` or the default agent.
+    /// `agent:<id>:<key>` as is (its agent must match `--agent`), `global` and `unknown` unscoped, a
+    /// bare key under `--agent` or the default agent.
     static func scopedSessionKey(_ key: String, agentId: String?) throws -> String {
         if key.hasPrefix("agent:") {
-            guard let owner = fromSessionKey(key), key.split(separator: ":", omittingEmptySubsequences: false).count >= 3,
-                  !key.hasSuffix(":") else {
+            guard let owner = AgentSessionKey.parse(key)?.agentId, !key.hasSuffix(":") else {
                 throw CommandFailure(.usage, "Invalid --session-key \"\(key)\". Agent-prefixed session keys must use agent:<agent-id>:<session-key>.")
             }
-            if let agentId, normalize(owner) != agentId {
+            if let agentId, AgentSessionKey.normalizeAgentId(owner) != agentId {
                 throw CommandFailure(.usage, "Agent id \"\(agentId)\" does not match session key agent \"\(owner)\".")
             }
             return key
         }
         if key == "global" || key == "unknown" { return key }
-        return "agent:\(agentId ?? fallback):\(key)"
+        return "agent:\(agentId ?? AgentSessionKey.defaultAgentId):\(key)"
     }
 }

@@ -1,6 +1,7 @@
 @_spi(Engine) import ClawSystem
 @_spi(Engine) import ClawJSON
 @_spi(Engine) import ClawProtocol
+@_spi(Engine) import ClawState
 
 /// `openclaw cron` (or `automations`): the official CLI's `list`, `runs` and `run`
 /// (`src/cli/cron-cli/register.cron-simple.ts`, `list-jobs.ts`, `shared.ts`). Their output is JSON
@@ -92,7 +93,7 @@ struct CronList {
             var first: JSONValue? = nil
             for _ in 0..<Self.maxPages {
                 var params: JSONObject = ["includeDisabled": .bool(context.options.cron.all)]
-                if let agent = context.options.cron.agent { params["agentId"] = .string(AgentId.normalize(agent)) }
+                if let agent = context.options.cron.agent { params["agentId"] = .string(AgentSessionKey.normalizeAgentId(agent)) }
                 params["limit"] = JSONValue(Self.pageSize)
                 params["offset"] = JSONValue(offset)
                 let frame = try call.request(GatewayMethod.cronList, params: .object(params))

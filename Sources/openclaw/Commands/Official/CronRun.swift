@@ -62,21 +62,7 @@ struct CronRun {
                 return entry
             }
             if until.hasPassed { throw CommandFailure(.timeout, "timed out waiting for cron run \(runId)") }
-            try pause(milliseconds: pollMs, until: until, call: call)
-        }
-    }
-
-    private func pause(milliseconds: Int, until: Deadline, call: OfficialCall) throws {
-        try context.console.flushOutput()
-        let wake = min(Deadline.after(seconds: Double(milliseconds) / 1000), until)
-        let loop = FrameLoop(runner: call.session == nil ? nil : context.link.runner, console: context.console, signals: context.signals)
-        while true {
-            switch try loop.next(until: wake) {
-            case .frame(let frame): if context.raw { context.printFrame(frame) }
-            case .signal(let signal): throw CommandFailure(ExitStatus(signal: signal), "interrupted")
-            case .input: continue
-            case .timeout: return
-            }
+            try call.pause(until: min(Deadline.after(seconds: Double(pollMs) / 1000), until))
         }
     }
 

@@ -75,11 +75,11 @@ struct LogFollower {
                 let delay = min(30.0, Double(1 << failures))
                 failures += 1
                 context.console.note("[logs] gateway disconnected, reconnecting in \(formatSeconds(delay))s...")
-                try pause(milliseconds: Int(delay * 1000))
+                try call.pause(until: .after(seconds: delay))
                 continue
             }
             if !follow { return }
-            try pause(milliseconds: intervalMs)
+            try call.pause(until: .after(seconds: Double(intervalMs) / 1000))
         }
     }
 
@@ -104,26 +104,6 @@ struct LogFollower {
         if result["truncated"]?.boolValue == true { printer.notice("Log tail truncated (increase --max-bytes).") }
         file = newFile
         if let newCursor { cursor = newCursor }
-    }
-
-    /// Waits `milliseconds` on the open connection (its pings answered); a signal ends the command.
-    private func pause(milliseconds: Int) throws {
-        try context.console.flushOutput()
-        let until = Deadline.after(seconds: Double(milliseconds) / 1000)
-        // No connection (after a failure): the wait is for a signal or the time only.
-        let loop = FrameLoop(runner: call.session == nil ? nil : context.link.runner, console: context.console, signals: context.signals)
-        while true {
-            let event: LoopEvent
-            do { event = try loop.next(until: until) } catch is GatewayError {
-                return  // the next poll reconnects, or reports it
-            }
-            switch event {
-            case .frame(let frame): if context.raw { context.printFrame(frame) }
-            case .signal(let signal): throw CommandFailure(ExitStatus(signal: signal), "interrupted")
-            case .input: continue
-            case .timeout: return
-            }
-        }
     }
 
     /// A dropped connection or a poll that timed out: the official follower retries these.

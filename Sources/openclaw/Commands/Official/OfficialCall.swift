@@ -44,6 +44,24 @@ struct OfficialCall {
         return opened
     }
 
+    /// Waits until `deadline` on the open connection (its pings answered; with none, for the time or a
+    /// signal only): what `logs --follow` and `cron run --wait` do between polls. A signal ends the
+    /// command (130/143); a dropped connection ends the pause, and the next request reconnects or says why.
+    func pause(until deadline: Deadline) throws {
+        try context.console.flushOutput()
+        let loop = FrameLoop(runner: session == nil ? nil : context.link.runner, console: context.console, signals: context.signals)
+        while true {
+            let event: LoopEvent
+            do { event = try loop.next(until: deadline) } catch is GatewayError { return }
+            switch event {
+            case .frame(let frame): if context.raw { context.printFrame(frame) }
+            case .signal(let signal): throw CommandFailure(ExitStatus(signal: signal), "interrupted")
+            case .input: continue
+            case .timeout: return
+            }
+        }
+    }
+
     /// Closes the connection; the next request opens a new one.
     mutating func close() {
         session?.close()
