@@ -149,18 +149,36 @@ struct CronList {
 
     static func table(_ jobs: [JSONValue]) -> String {
         guard !jobs.isEmpty else { return "No cron jobs.\n" }
-        let rows = jobs.map { job -> [String] in
-            let schedule = job["schedule"]
-            let when = schedule?["expr"]?.stringValue ?? schedule?["everyMs"]?.intValue.map { "every \($0 / 1000)s" }
-                ?? schedule?["at"]?.stringValue ?? schedule?["kind"]?.stringValue ?? "-"
-            return [job["id"]?.stringValue ?? "?", job["name"]?.stringValue ?? "-", when, job["status"]?.stringValue ?? status(of: job)]
-        }
         let header = ["ID", "Name", "Schedule", "Status"]
-        let widths = (0..<header.count).map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
-        return ([header] + rows).map { row in
-            row.enumerated().map { index, cell in
-                index == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count)
-            }.joined(separator: "  ")
-        }.joined(separator: "\n") + "\n"
+        let lines: [[String]] = [header] + jobs.map(row(for:))
+        var widths = [Int](repeating: 0, count: header.count)
+        for line in lines {
+            for (column, cell) in line.enumerated() { widths[column] = max(widths[column], cell.count) }
+        }
+        var text = ""
+        for line in lines {
+            var cells: [String] = []
+            for (column, cell) in line.enumerated() {
+                let isLast = column == line.count - 1
+                cells.append(isLast ? cell : cell + String(repeating: " ", count: widths[column] - cell.count))
+            }
+            text += cells.joined(separator: "  ") + "\n"
+        }
+        return text
+    }
+
+    /// One job's cells; each lookup on its own line, as older compilers time out on the chain.
+    private static func row(for job: JSONValue) -> [String] {
+        let id: String = job["id"]?.stringValue ?? "?"
+        let name: String = job["name"]?.stringValue ?? "-"
+        let status: String = job["status"]?.stringValue ?? status(of: job)
+        return [id, name, scheduleText(job["schedule"]), status]
+    }
+
+    private static func scheduleText(_ schedule: JSONValue?) -> String {
+        if let expr = schedule?["expr"]?.stringValue { return expr }
+        if let every = schedule?["everyMs"]?.intValue { return "every \(every / 1000)s" }
+        if let at = schedule?["at"]?.stringValue { return at }
+        return schedule?["kind"]?.stringValue ?? "-"
     }
 }
