@@ -51,6 +51,12 @@ enum FishCompletion {
             __openclaw_using_command \(officialNames)
         end
 
+        # Whether the official OpenClaw CLI is on PATH (its commands are offered only then).
+        function __openclaw_official_cli
+            command -q openclaw; or return 1
+            string match -q '*official-cli /*' -- (command openclaw version 2>/dev/null)
+        end
+
         # Session keys from the gateway; 2 s limit, silent on any failure.
         function __openclaw_sessions
             \(CompletionModel.sessionKeysPipeline)
@@ -63,7 +69,7 @@ enum FishCompletion {
             out += "complete -c openclaw -n 'not __openclaw_command >/dev/null' -a \(command.name) -d \(ShellQuoting.fish(command.summary))\n"
         }
         for name in CompletionModel.officialOnlyNames {
-            out += "complete -c openclaw -n 'not __openclaw_command >/dev/null' -a \(name) -d 'official OpenClaw CLI'\n"
+            out += "complete -c openclaw -n 'not __openclaw_command >/dev/null; and __openclaw_official_cli' -a \(name) -d 'official OpenClaw CLI'\n"
         }
         out += "\n# Global options (none after a command of the official CLI)\n"
         for flag in CommandTable.globalFlags { out += line(flag, condition: "not __openclaw_official") }

@@ -24,11 +24,19 @@ enum ZshCompletion {
         for command in CompletionModel.commands {
             out += "    " + ShellQuoting.posix("\(command.name):\(command.summary)") + "\n"
         }
-        for name in CompletionModel.officialOnlyNames {
-            out += "    " + ShellQuoting.posix("\(name):official OpenClaw CLI") + "\n"
-        }
         out += """
           )
+          # The official CLI's commands only when that CLI is there to run them.
+          if [[ $(command openclaw version 2>/dev/null) == *$'\\n'"official-cli /"* ]]; then
+            commands+=(
+
+        """
+        for name in CompletionModel.officialOnlyNames {
+            out += "      " + ShellQuoting.posix("\(name):official OpenClaw CLI") + "\n"
+        }
+        out += """
+            )
+          fi
           _describe -t commands 'openclaw command' commands
         }
 
@@ -64,7 +72,10 @@ enum ZshCompletion {
             if arguments != .nothing {
                 out += " \\\n            " + ShellQuoting.posix("1:\(command.arguments):\(action(arguments))")
             } else if !command.arguments.isEmpty {
-                out += " \\\n            " + ShellQuoting.posix("*:\(command.arguments): ")
+                // `_guard`: free text is offered only for a word that is not a flag, so `--ses` completes
+                // to `--session=` in one TAB (a bare message action makes zsh list instead of insert).
+                let text = command.arguments.replacingAll(#"""#, with: "")
+                out += " \\\n            " + ShellQuoting.posix("*:\(command.arguments):_guard \"^-*\" \"\(text)\"")
             }
             out += " && ret=0\n          ;;\n"
         }

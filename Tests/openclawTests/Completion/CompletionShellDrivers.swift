@@ -57,6 +57,41 @@ enum CompletionShell: String, CaseIterable, CustomStringConvertible {
         return lines.filter { !$0.isEmpty }
     }
 
+    /// The zsh line after one TAB, as the user sees it: complete-word runs in a real zle, then the
+    /// buffer is printed and the shell ends.
+    static func zshLineAfterOneTab(_ line: String) throws -> String {
+        let home = try DocsTestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let harness = home.appendingPathComponent("line.zsh")
+        try DocsTestSupport.write(zshLineHarness, to: harness)
+        let completions = DocsTestSupport.repository.appendingPathComponent("completions")
+        let result = try DocsTestSupport.run(
+            DocsTestSupport.program("zsh"), ["-f", harness.path, completions.path, line],
+            environment: DocsTestSupport.shellEnvironment(home: home, extraPath: nil), directory: home)
+        guard result.status == 0 else { throw SupportError("zsh exited \(result.status) completing '\(line)': \(result.stderr)") }
+        return result.stdout.hasSuffix("\n") ? String(result.stdout.dropLast()) : result.stdout
+    }
+
+    static let zshLineHarness = #"""
+        zmodload zsh/zpty || exit 3
+        zpty capture zsh -f -i
+        zpty -w capture "fpath=(${(q)1} \$fpath); PROMPT=''; RPROMPT=''
+        autoload -Uz compinit; compinit -u -D
+        _tab_and_report() { zle complete-word; print -r -- \"<<LI\"\"NE>>\$BUFFER<<EN\"\"D>>\"; exit 0 }
+        zle -N _tab_and_report
+        bindkey '^I' _tab_and_report
+        print -r -- '<<READ''Y>>'"
+        while zpty -r capture chunk; do [[ $chunk == *'<<READY>>'* ]] && break; done
+        zpty -w -n capture "$2"$'\t'
+        output=''
+        while zpty -r capture chunk; do output+=$chunk; [[ $chunk == *'<<END>>'* ]] && break; done
+        zpty -d capture
+        output=${output//$'\r'/}
+        output=${output##*<<LINE>>}
+        print -r -- ${output%%<<END>>*}
+        exit 0
+        """#
+
     /// bash: set COMP_LINE/COMP_WORDS as readline would (split at blanks), call _openclaw, print COMPREPLY.
     static let bashHarness = #"""
         loader=$1 script=$2

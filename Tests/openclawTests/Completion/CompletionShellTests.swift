@@ -9,27 +9,26 @@ struct CompletionShellTests {
         #expect(try shell.candidates(for: "openclaw wa") == ["watch"])
     }
 
-    @Test("openclaw <TAB> offers our visible commands and the official CLI's", arguments: CompletionShell.allCases)
+    @Test("openclaw <TAB> offers our visible commands, and no official word without the official CLI", arguments: CompletionShell.allCases)
     func commandNames(shell: CompletionShell) throws {
         let offered = Set(try shell.candidates(for: "openclaw "))
         let ours: Set = ["history", "send", "abort", "watch", "call", "gateway", "agent", "sessions", "logs", "health", "system",
                          "cron", "automations", "completion", "help", "version"]
-        // bash offers the official CLI's words only when that CLI is on PATH (here it is not).
-        let bash = shell == .bash || shell == .bashWithoutBashCompletion
-        #expect(offered == (bash ? ours : ours.union(try officialCommandsFromHelp())))
+        // The official CLI's words come only when that CLI is on PATH (here it is not).
+        #expect(offered == ours)
         #expect(!offered.contains("__man") && !offered.contains("__session-keys"))
     }
 
-    @Test("bash offers the official CLI's commands when it is on PATH, after ours")
-    func officialWordsWhenTheOfficialCLIIsThere() throws {
+    @Test("the official CLI's commands are offered when it is on PATH, after ours", arguments: CompletionShell.allCases)
+    func officialWordsWhenTheOfficialCLIIsThere(shell: CompletionShell) throws {
         // Ours first on PATH, a stand-in official CLI after it: `openclaw version` finds it.
         let ours = try DocsTestSupport.temporaryDirectory(), official = try DocsTestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: ours); try? FileManager.default.removeItem(at: official) }
         try FileManager.default.createSymbolicLink(at: ours.appendingPathComponent("openclaw"), withDestinationURL: BuiltProducts.executable("openclaw"))
         try DocsTestSupport.write("#!/bin/sh\nexit 0\n", to: official.appendingPathComponent("openclaw"), executable: true)
-        let offered = Set(try CompletionShell.bash.candidates(for: "openclaw ", path: URL(fileURLWithPath: ours.path + ":" + official.path)))
+        let offered = Set(try shell.candidates(for: "openclaw ", path: URL(fileURLWithPath: ours.path + ":" + official.path)))
         #expect(offered.isSuperset(of: try officialCommandsFromHelp()) && offered.contains("send") && offered.contains("doctor"))
-        let alone = Set(try CompletionShell.bash.candidates(for: "openclaw ", path: ours))
+        let alone = Set(try shell.candidates(for: "openclaw ", path: ours))
         #expect(!alone.contains("doctor") && alone.contains("send"))
     }
 
@@ -51,6 +50,17 @@ struct CompletionShellTests {
             // Without the line's --url there is no gateway to ask (none configured): nothing, silently.
             #expect(try shell.candidates(for: "openclaw history --session my", path: bin) == [])
         }
+    }
+
+    /// A command that takes free text (send's message, call's method) must not keep zsh from
+    /// inserting the one flag that matches: a bare message action makes it list instead.
+    @Test("zsh completes --ses to --session= in one TAB, for every command")
+    func zshCompletesAFlagInOneTab() throws {
+        for command in ["history", "send", "call", "abort"] {
+            #expect(try CompletionShell.zshLineAfterOneTab("openclaw \(command) --ses") == "openclaw \(command) --session=")
+        }
+        // Free text is still free: a word that is not a flag is left as typed.
+        #expect(try CompletionShell.zshLineAfterOneTab("openclaw send hel") == "openclaw send hel")
     }
 
     @Test("after a command of the official CLI nothing of ours is offered", arguments: CompletionShell.allCases)
