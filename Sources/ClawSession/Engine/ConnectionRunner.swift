@@ -11,6 +11,9 @@
     var interruptDescriptor: Int32 { get }
     /// Whether the work is to end now.
     var isInterrupted: Bool { get }
+    /// Also ends the waits between attempts, as an interrupt, once it reports an error (negative:
+    /// none): the CLI's stdout pipe, whose reader went away.
+    var watchedOutput: Int32 { get }
     /// Attempt `attempt` (1 after a connection) starts.
     func willConnect(attempt: Int)
     /// The open connection ended with `error` (ssh's words added), before the machine decides what next.
@@ -24,6 +27,10 @@
     /// Waiting on the connection the gateway keeps open for a pairing decision; again with
     /// `approved` once the approval came.
     func pairing(_ pending: PendingPairing, approved: Bool)
+}
+
+extension ConnectionFace {
+    @_spi(Engine) public var watchedOutput: Int32 { -1 }
 }
 
 /// Why the driver stopped connecting.
@@ -153,16 +160,20 @@
                 throw .pairingDecided(decided, requestId: pending.requestId)
             case nil:
                 if deadline.hasPassed { throw .ended(.stillUnpaired(requestId: pending.requestId)) }
-                _ = try? Poll.waitAny([pending.fileDescriptor, face.interruptDescriptor], events: Poll.readable, deadline: deadline)
+                let output = face.watchedOutput
+                let ready = try? Poll.waitAny([pending.fileDescriptor, face.interruptDescriptor, output],
+                                              events: Poll.readable, deadline: deadline)
+                if output >= 0 && ready?.contains(output) == true { throw .ended(interrupted()) }
             }
         }
     }
 
-    /// Waits until `until` unless the face is interrupted first.
+    /// Waits until `until` unless the face is interrupted (or its watched output goes away) first.
     private func pause(until: Deadline) throws(ConnectStop) {
         while !face.isInterrupted {
             if until.hasPassed { return }
-            _ = try? Poll.readable(face.interruptDescriptor, -1, -1, until: until)
+            let ready = try? Poll.readable(face.interruptDescriptor, face.watchedOutput, -1, until: until)
+            if ready?.second == true { break }  // the face's output went away
         }
         throw .ended(interrupted())
     }

@@ -89,6 +89,12 @@ import Glibc
         return fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO
     }
 
+    /// Whether the write end `descriptor` of a pipe reports its reader gone (POLLERR), without waiting.
+    @_spi(Engine) public static func readerGone(_ descriptor: Int32) -> Bool {
+        var entry = pollfd(fd: descriptor, events: 0, revents: 0)
+        return poll(&entry, 1, 0) == 1 && entry.revents & Int16(POLLERR) != 0
+    }
+
     /// Linux's F_SETPIPE_SZ, which Glibc's Swift module leaves out (it is behind _GNU_SOURCE).
     private static let setPipeSize: Int32 = 1031
 

@@ -63,6 +63,9 @@ final class CommandLink: ConnectionFace {
 
     var interruptDescriptor: Int32 { signals.descriptor }
     var isInterrupted: Bool { signals.received != 0 }
+    /// A reader of stdout that goes away during a wait to connect ends the command.
+    var watchedOutput: Int32 { FrameLoop.closedReaderWatch }
+    private var readerGone: Bool { watchedOutput >= 0 && Pipes.readerGone(watchedOutput) }
 
     func willConnect(attempt: Int) {}
 
@@ -119,6 +122,8 @@ final class CommandLink: ConnectionFace {
                 + (requestId.map { "approve it on the gateway host with: openclaw devices approve \($0)" }
                    ?? "approve it on the gateway host with: openclaw devices list, then openclaw devices approve REQUEST_ID"))
         case .ended(.interrupted), .ended(.closed):
+            // No signal: the reader of stdout went away (exit 0, as at a failed write).
+            if signals.received == 0 && readerGone { return OutputClosed() }
             return CommandFailure(ExitStatus(signal: signals.received), "interrupted while connecting")
         case .tunnel(let failure, let route):
             let sentence = FailureMessages.sentence(for: failure, route: route)

@@ -26,7 +26,7 @@ final class FrameLoop {
     private let runner: ConnectionRunner?
     /// stdout when it is a pipe, watched while no `input` is: a reader that went away shows as an error
     /// on the write end, so even an idle command (`watch | head -1`) ends at once, not at its next write.
-    private static let closedReaderWatch: Int32 = Pipes.isPipe(1) ? 1 : -1
+    static let closedReaderWatch: Int32 = Pipes.isPipe(1) ? 1 : -1
 
     init(runner: ConnectionRunner?, console: Console, signals: SignalWatcher) {
         self.runner = runner

@@ -51,6 +51,15 @@ struct CLIClosedReaderTests {
         #expect(result.status == 0, "\(result.stderr)")
     }
 
+    /// The same while waiting to connect again: nothing listens (port 1, refused), so watch waits
+    /// between attempts for as long as its --timeout; the closed pipe ends the wait, exit 0.
+    @Test func watchWaitingToConnectEndsWhenItsReaderGoesAway() throws {
+        let gateway = try GatewayFixture()
+        let result = try Self.statusOfPipeline(
+            #""$0" watch --url ws://127.0.0.1:1 --retry-connrefused --timeout 60 | true"#, gateway)
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
     /// The same for `logs --follow` between its polls: head takes the first poll's first line and goes;
     /// the next poll (and write) is ten minutes away.
     @Test func logsFollowEndsWhenItsReaderGoesAway() throws {
