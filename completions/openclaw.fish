@@ -155,7 +155,7 @@ complete -c openclaw -n '__openclaw_using_command send' -l thinking -x -d 'think
 complete -c openclaw -n '__openclaw_using_command send' -l deliver -d 'also deliver the reply to the session\'s last external channel'
 complete -c openclaw -n '__openclaw_using_command send' -l attach -r -F -d 'attach a file (repeatable; sent base64 with its MIME type)'
 complete -c openclaw -n '__openclaw_using_command send' -l idempotency-key -x -d 'idempotency key and run id (default: a fresh UUID); a stable key makes retries safe'
-complete -c openclaw -n '__openclaw_using_command send' -l no-wait -d 'print the ack and exit without waiting for the reply'
+complete -c openclaw -n '__openclaw_using_command send' -l no-wait -d 'print the ack and exit, leaving the run going (every other end of send aborts it)'
 complete -c openclaw -n '__openclaw_using_command send' -l queue-mode -x -a 'steer followup collect interrupt' -d 'while a run is active: steer it, queue a followup, collect, or interrupt it'
 complete -c openclaw -n '__openclaw_using_command send' -l agent-events -d 'also print the run\'s agent events'
 complete -c openclaw -n '__openclaw_using_command send' -l stream -d 'text mode into a pipe: stream the reply append-only instead of printing the final text once'

@@ -183,7 +183,7 @@ enum CommandTable {
                          help: "attach a file (repeatable; sent base64 with its MIME type)", binding: .texts(\.send.attachments)),
                 FlagSpec(long: "idempotency-key", value: .text, placeholder: "KEY",
                          help: "idempotency key and run id (default: a fresh UUID); a stable key makes retries safe", binding: .text(\.send.idempotencyKey)),
-                FlagSpec(long: "no-wait", help: "print the ack and exit without waiting for the reply", binding: .toggle(\.send.noWait)),
+                FlagSpec(long: "no-wait", help: "print the ack and exit, leaving the run going (every other end of send aborts it)", binding: .toggle(\.send.noWait)),
                 FlagSpec(long: "queue-mode", value: .choice(["steer", "followup", "collect", "interrupt"]), placeholder: "MODE",
                          help: "while a run is active: steer it, queue a followup, collect, or interrupt it", binding: .text(\.send.queueMode)),
                 FlagSpec(long: "agent-events", help: "also print the run's agent events", binding: .toggle(\.send.agentEvents)),
