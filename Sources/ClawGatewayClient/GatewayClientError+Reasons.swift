@@ -141,8 +141,23 @@ extension GatewayClientError {
         }
     }
 
-    /// How the engine's driver stopped connecting.
-    init(stop: ConnectStop) {
+    /// How the engine's driver stopped connecting; a pairing error names `deviceId`, the id an
+    /// administrator sees among the pending requests.
+    /// (Asked only then: the handshake has loaded the identity, so nothing is read or made for it.)
+    init(stop: ConnectStop, deviceId: @autoclosure () -> String?) {
+        self.init(stop: stop)
+        guard authenticationProblem == .pairingRequired, let deviceId = deviceId() else { return }
+        // The pairing errors' fields (the auth paths above), with the device in the words too.
+        var named = GatewayClientError(code, description + " (device \(deviceId))", retryAfter: retryAfter, retryable: isRetryable)
+        named.authenticationProblem = authenticationProblem
+        named.pairingRequestId = pairingRequestId
+        named.gatewayError = gatewayError
+        named.engineReason = engineReason
+        named.deviceId = deviceId
+        self = named
+    }
+
+    private init(stop: ConnectStop) {
         switch stop {
         case .ended(.failed(let error)), .ended(.gaveUp(let error, _)), .ended(.outOfTime(let error)):
             self.init(error)

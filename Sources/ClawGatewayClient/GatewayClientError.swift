@@ -95,6 +95,9 @@ public struct GatewayClientError: Error, Sendable, CustomStringConvertible {
     public internal(set) var closeCode: UInt16?
     /// The pairing request to approve, when `authenticationProblem` is `.pairingRequired`.
     public internal(set) var pairingRequestId: String?
+    /// This client's device id, when `authenticationProblem` is `.pairingRequired`: the device an
+    /// administrator approves (`openclaw devices list` shows it beside the request).
+    public internal(set) var deviceId: String?
 
     /// The engine's reason, for the reconnect schedule (a restart delay, a retry-after).
     var engineReason: GatewayError?

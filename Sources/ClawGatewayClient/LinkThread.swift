@@ -136,7 +136,7 @@ final class LinkThread: ConnectionFace, @unchecked Sendable {
                 leaveHandshakeGate()  // connected: the next connect's turn
             } catch {
                 leaveHandshakeGate()
-                let failure = isInterrupted ? nil : GatewayClientError(stop: error)
+                let failure = isInterrupted ? nil : GatewayClientError(stop: error, deviceId: options.identity?.deviceId)
                 waitingCaller?(.failure(failure ?? CancellationError()))
                 return finish(failure)
             }
@@ -160,7 +160,7 @@ final class LinkThread: ConnectionFace, @unchecked Sendable {
             }
             // Ends this connection (connectionLost), then waits as the machine decides, or ends the link.
             do { try runner.lost(lost) } catch {
-                return finish(isInterrupted ? nil : GatewayClientError(stop: error))
+                return finish(isInterrupted ? nil : GatewayClientError(stop: error, deviceId: options.identity?.deviceId))
             }
         }
     }
