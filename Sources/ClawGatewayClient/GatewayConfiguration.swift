@@ -157,6 +157,8 @@ public struct GatewayConfiguration: Sendable {
         options.scopes = scopes
         options.capabilities = capabilities
         options.connectTimeout = connectTimeout.seconds
+        // Advertises the held-socket pairing wait; the machine's rules (`ReconnectPolicy.rules`) wait too.
+        options.waitsForPairing = waits.pairingApproval
         if let handshakeTimeout { options.handshakeTimeout = handshakeTimeout.seconds }
         if case .ephemeral = deviceIdentity {
             do { options.identity = DeviceIdentity(privateKey: try Ed25519PrivateKey.generate()) } catch {

@@ -262,5 +262,8 @@ final class LinkThread: ConnectionFace, @unchecked Sendable {
         observer?.waiting(seconds, reason: GatewayClientError(error))
     }
 
-    func pairing(_ pending: PendingPairing, approved: Bool) {}
+    /// A pairing wait can last minutes: no handshake turn is held through it.
+    func pairing(_ pending: PendingPairing, approved: Bool) {
+        if !approved { leaveHandshakeGate() }
+    }
 }

@@ -80,15 +80,17 @@ extension ConnectionFace {
         while true {
             life.connecting()
             if case .connecting(let attempt) = life.state { face.willConnect(attempt: attempt) }
-            let error: GatewayError
+            var error: GatewayError
             switch try attempt() {
             case .opened(let session): return opened(session)
             case .failed(let failure): error = failure
             }
             if face.isInterrupted { throw .ended(interrupted()) }
             if case .authenticationFailed(.pairingPending(let pending), _) = error {
-                try waitForDecision(pending)
-                continue
+                // Approved: connect again at once. The held socket closed undecided: the machine says
+                // when to ask again, as for any refusal of an unpaired device.
+                guard let undecided = try waitForDecision(pending) else { continue }
+                error = undecided
             }
             switch life.connectFailed(error, now: MonotonicClock.nanoseconds()) {
             case .retry(let at, let seconds, let why):
@@ -141,8 +143,9 @@ extension ConnectionFace {
         return session
     }
 
-    /// Waits on the connection the gateway keeps open for the pairing decision (`device-pairing-wait`).
-    private func waitForDecision(_ pending: PendingPairing) throws(ConnectStop) {
+    /// Waits on the connection the gateway keeps open for the pairing decision (`device-pairing-wait`):
+    /// nil once approved, the refusal to wait out when the gateway closed it undecided.
+    private func waitForDecision(_ pending: PendingPairing) throws(ConnectStop) -> GatewayError? {
         defer { pending.close() }
         face.pairing(pending, approved: false)
         let deadline = Deadline(nanoseconds: life.rules.deadline)
@@ -153,9 +156,10 @@ extension ConnectionFace {
             switch decision {
             case .approved?:
                 face.pairing(pending, approved: true)
-                return
+                return nil
             case .closed(let code, _)? where code != WebSocketCloseCode.policyViolation:
-                return  // restarting or dropped: ask again, which waits again
+                // Restarting or dropped: still unpaired, asked again after the machine's pause.
+                return .authenticationFailed(.pairingRequired(requestId: pending.requestId, reason: pending.reason), nil)
             case let decided?:
                 throw .pairingDecided(decided, requestId: pending.requestId)
             case nil:
