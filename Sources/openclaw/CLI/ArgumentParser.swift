@@ -94,7 +94,7 @@ enum ArgumentParser {
     private static func findCommand(_ commandWord: String?, in arguments: [String]) throws(UsageError) -> CommandSpec {
         if let word = commandWord {
             if let command = CommandTable.command(named: word) { return command }
-            let names = CommandTable.commands.filter { !$0.hidden }.map(\.name)
+            let names = CommandTable.commands.filter { !$0.hidden }.map { $0.name }
             let hint = closestMatch(to: word, in: names).map { " (did you mean '\($0)'?)" } ?? ""
             throw UsageError("unknown command '\(word)'\(hint); run 'openclaw help' for the list")
         }
