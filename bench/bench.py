@@ -284,14 +284,17 @@ def main():
                     per_event.append(instructions([OPENCLAW, "watch", "--count", str(n)],
                                                   dict(env, OPENCLAW_GATEWAY_URL=sim.url)))
             event_ir = (per_event[1] - per_event[0]) / (large - small)
-            print(f"   openclaw version:            {version_ir / 1e6:8.2f} M")
-            print(f"   openclaw history:            {history_ir / 1e6:8.2f} M  (target <= 12 M)")
+            print(f"   openclaw version:            {version_ir / 1e6:8.2f} M  (goal <= 1.2 M)")
+            print(f"   openclaw history:            {history_ir / 1e6:8.2f} M  (target <= 12 M; goal <= 4.0 M)")
             print(f"   openclaw history, SQLite:    {history_db_ir / 1e6:8.2f} M  (target <= 12 M; identity and token from state/openclaw.sqlite)")
             print(f"   openclaw watch, per event:   {event_ir:8,.0f}    (target <= 5,000; {small:,} vs {large:,} events)")
+            # An absolute margin, not a ratio: start-up is shared, so what a verb adds is its own reply.
             for label, ir in verb_ir:
-                print(f"   openclaw {label:20s}{ir / 1e6:8.2f} M  ({ir / history_ir:.2f} x history; target <= 1.10)")
-            results.append(("each one-shot verb within 10 % of history's instructions",
-                            all(ir <= 1.10 * history_ir for _, ir in verb_ir)))
+                print(f"   openclaw {label:20s}{ir / 1e6:8.2f} M  ({(ir - history_ir) / 1e6:+.2f} M beside history; target <= +1.0 M)")
+            results.append(("each one-shot verb within 1.0 M instructions of history",
+                            all(ir <= history_ir + 1.0e6 for _, ir in verb_ir)))
+            results.append(("version <= 1.2 M instructions (goal)", version_ir <= 1.2e6))
+            results.append(("history <= 4.0 M instructions (goal)", history_ir <= 4.0e6))
             results.append(("history <= 12 M instructions", history_ir <= 12e6))
             results.append(("history with the state database <= 12 M instructions", history_db_ir <= 12e6))
             results.append(("watch <= 5,000 instructions per event", event_ir <= 5000))
