@@ -72,25 +72,15 @@ enum CompletionShell: String, CaseIterable, CustomStringConvertible {
         return result.stdout.hasSuffix("\n") ? String(result.stdout.dropLast()) : result.stdout
     }
 
-    static let zshLineHarness = #"""
-        zmodload zsh/zpty || exit 3
-        zpty capture zsh -f -i
-        zpty -w capture "fpath=(${(q)1} \$fpath); PROMPT=''; RPROMPT=''
-        autoload -Uz compinit; compinit -u -D
+    static let zshLineHarness = zshPtyHarness(setup: #"""
         _tab_and_report() { zle complete-word; print -r -- \"<<LI\"\"NE>>\$BUFFER<<EN\"\"D>>\"; exit 0 }
         zle -N _tab_and_report
         bindkey '^I' _tab_and_report
-        print -r -- '<<READ''Y>>'"
-        while zpty -r capture chunk; do [[ $chunk == *'<<READY>>'* ]] && break; done
-        zpty -w -n capture "$2"$'\t'
-        output=''
-        while zpty -r capture chunk; do output+=$chunk; [[ $chunk == *'<<END>>'* ]] && break; done
-        zpty -d capture
+        """#, report: #"""
         output=${output//$'\r'/}
         output=${output##*<<LINE>>}
         print -r -- ${output%%<<END>>*}
-        exit 0
-        """#
+        """#)
 
     /// bash: set COMP_LINE/COMP_WORDS as readline would (split at blanks), call _openclaw, print COMPREPLY.
     static let bashHarness = #"""
@@ -111,11 +101,7 @@ enum CompletionShell: String, CaseIterable, CustomStringConvertible {
     /// zsh: an interactive `zsh -f` in a zpty with compinit and the completions directory on fpath;
     /// compadd is wrapped to print each match it adds; a comppostfunc ends the shell after one TAB.
     /// The markers are split in the typed text, so the terminal's echo of it never matches them.
-    static let zshHarness = #"""
-        zmodload zsh/zpty || exit 3
-        zpty capture zsh -f -i
-        zpty -w capture "fpath=(${(q)1} \$fpath); PROMPT=''; RPROMPT=''
-        autoload -Uz compinit; compinit -u -D
+    static let zshHarness = zshPtyHarness(setup: #"""
         zstyle ':completion:*' list-grouped false
         zstyle ':completion:*' insert-tab false
         compadd() {
@@ -128,16 +114,32 @@ enum CompletionShell: String, CaseIterable, CustomStringConvertible {
         _capture_end() { print -r -- '<<EN''D>>'; exit 0 }
         comppostfuncs=(_capture_end)
         bindkey '^I' complete-word
+        """#, report: #"""
+        local row
+        for row in ${(f)output//$'\r'/}; do
+          [[ $row == *'<<CANDIDATE>>'* ]] && print -r -- ${row##*<<CANDIDATE>>}
+        done
+        """#)
+
+    /// An interactive `zsh -f` in a zpty with compinit and the completions directory ($1) on fpath:
+    /// `setup` runs inside it (double-quoted: escape `$` and `"`), then the line ($2) is typed with a
+    /// TAB, its output read up to the `<<END>>` marker `setup` prints, and `report` prints from `output`.
+    static func zshPtyHarness(setup: String, report: String) -> String {
+        #"""
+        zmodload zsh/zpty || exit 3
+        zpty capture zsh -f -i
+        zpty -w capture "fpath=(${(q)1} \$fpath); PROMPT=''; RPROMPT=''
+        autoload -Uz compinit; compinit -u -D
+
+        """# + setup + #"""
+
         print -r -- '<<READ''Y>>'"
         while zpty -r capture chunk; do [[ $chunk == *'<<READY>>'* ]] && break; done
         zpty -w -n capture "$2"$'\t'
         output=''
         while zpty -r capture chunk; do output+=$chunk; [[ $chunk == *'<<END>>'* ]] && break; done
         zpty -d capture
-        local row
-        for row in ${(f)output//$'\r'/}; do
-          [[ $row == *'<<CANDIDATE>>'* ]] && print -r -- ${row##*<<CANDIDATE>>}
-        done
-        exit 0
-        """#
+
+        """# + report + "\nexit 0\n"
+    }
 }
