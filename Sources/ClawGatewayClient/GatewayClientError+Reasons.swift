@@ -144,7 +144,15 @@ extension GatewayClientError {
     /// How the engine's driver stopped connecting; a pairing error names `deviceId`, the id an
     /// administrator sees among the pending requests.
     /// (Asked only then: the handshake has loaded the identity, so nothing is read or made for it.)
-    init(stop: ConnectStop, deviceId: @autoclosure () -> String?) {
+    /// `limit`: the connect's overall limit (`waits.limit`) when it has run out, which then names it: a
+    /// connect cut short by it never reached its own `connectTimeout`.
+    init(stop: ConnectStop, deviceId: @autoclosure () -> String?, limitRanOut limit: Duration? = nil) {
+        if let limit, case .ended(.failed(.handshakeTimedOut(let url, let waitingFor, let own, _))) = stop {
+            let what = waitingFor.map { "waiting for \($0) from" } ?? "connecting to"
+            self.init(.timedOut, "timed out \(what) \(url): waits.limit (\(formatSeconds(limit.seconds)) s) ran out "
+                + "before connectTimeout (\(formatSeconds(own)) s)")
+            return
+        }
         self.init(stop: stop)
         guard authenticationProblem == .pairingRequired, let deviceId = deviceId() else { return }
         // The pairing errors' fields (the auth paths above), with the device in the words too.

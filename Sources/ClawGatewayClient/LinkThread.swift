@@ -136,7 +136,9 @@ final class LinkThread: ConnectionFace, @unchecked Sendable {
                 leaveHandshakeGate()  // connected: the next connect's turn
             } catch {
                 leaveHandshakeGate()
-                let failure = isInterrupted ? nil : GatewayClientError(stop: error, deviceId: options.identity?.deviceId)
+                let limitRanOut = Deadline(nanoseconds: rules.deadline).hasPassed ? configuration.waits.limit : nil
+                let failure = isInterrupted ? nil : GatewayClientError(stop: error, deviceId: options.identity?.deviceId,
+                                                                       limitRanOut: limitRanOut)
                 waitingCaller?(.failure(failure ?? CancellationError()))
                 return finish(failure)
             }

@@ -49,6 +49,20 @@ import ClawGatewayTesting
         #expect(await eventually { ioThreadCount() == 0 })
     }
 
+    /// A limit shorter than the connect timeout: the error names the limit, not the 10 s it never reached.
+    @Test func aConnectCutShortByTheLimitNamesIt() async throws {
+        let listener = SilentListener()
+        var configuration = GatewayConfiguration(url: "ws://127.0.0.1:\(listener.port)")
+        configuration.token = Secret("test-token")
+        configuration.waits.limit = .milliseconds(500)
+        await #expect {
+            _ = try await GatewayConnection.connect(configuration)
+        } throws: { error in
+            let error = error as? GatewayClientError
+            return error?.code == .timedOut && error?.description.contains("waits.limit (0.5 s) ran out") == true
+        }
+    }
+
     @Test func aRefusedConnectIsAskedAgainOnlyWhenAllowed() async throws {
         let port = try GatewayFixture().gateway.port  // stopped when the fixture goes: nothing listens there
         var configuration = GatewayConfiguration(url: "ws://127.0.0.1:\(port)")

@@ -112,11 +112,22 @@ final class CommandLink: ConnectionFace {
 
     // MARK: Endings as exit statuses
 
+    /// A connect that `--timeout` cut short names `--timeout`, not `--connect-timeout`, whose limit it
+    /// never reached (`--timeout 2` against a gateway that never answers).
+    private func cutShortByTimeout(_ error: GatewayError) -> (any Error)? {
+        guard case .handshakeTimedOut(let url, let waitingFor, let limit, let origin) = error, timeoutSeconds > 0,
+              let runner, Deadline(nanoseconds: runner.life.rules.deadline).hasPassed else { return nil }
+        let what = waitingFor.map { "waiting for \($0) from" } ?? "connecting to"
+        let place = waitingFor == nil ? origin.flatMap(FailureMessages.describe).map { "\($0); " } ?? "" : ""
+        return CommandFailure(.timeout, "timed out \(what) \(FailureMessages.shown(url)) (\(place)--timeout "
+            + "\(formatSeconds(timeoutSeconds)) ran out before --connect-timeout \(formatSeconds(limit)))")
+    }
+
     /// What ends the command when connecting stopped.
     func failure(_ stop: ConnectStop) -> any Error {
         switch stop {
         case .ended(.failed(let error)), .ended(.gaveUp(let error, _)), .ended(.outOfTime(let error)):
-            return error
+            return cutShortByTimeout(error) ?? error
         case .ended(.stillUnpaired(let requestId)):
             return CommandFailure(.authentication, "pairing required: this device was still not approved when --timeout \(formatSeconds(timeoutSeconds)) ran out; "
                 + (requestId.map { "approve it on the gateway host with: openclaw devices approve \($0)" }

@@ -157,6 +157,17 @@ import Testing
         #expect(result.stderr.contains("connect.challenge"))
     }
 
+    /// `--timeout` shorter than `--connect-timeout`: the error names the limit that ran out.
+    @Test func aConnectCutShortByTimeoutNamesTimeout() throws {
+        // A listener whose backlog takes the TCP connect; nothing ever answers the upgrade.
+        let listener = try TCPListener(host: "127.0.0.1", port: 0)
+        let result = try CLIEnvironment(url: "ws://127.0.0.1:\(listener.port)", token: "t")
+            .run(["history", "--timeout", "0.5", "--connect-timeout", "10"])
+        #expect(result.status == 5)
+        #expect(result.stderr.contains("--timeout 0.5 ran out before --connect-timeout 10"), "\(result.stderr)")
+        _ = listener
+    }
+
     @Test func status6ForFramesItDoesNotUnderstandOnlyWithStrict() throws {
         let gateway = try GatewayFixture(["--fault", "bad-json"])
         let strict = try gateway.run(["history", "--strict"])
