@@ -129,41 +129,40 @@ final class LinkThread: ConnectionFace, @unchecked Sendable {
         let runner = ConnectionRunner(options: options, environment: configuration.environment ?? .current(), rules: rules,
                                       face: self, pingInterval: configuration.pingInterval.seconds)
         var waitingCaller = connected
-        while true {
-            let session: GatewaySession
-            do {
-                session = try runner.open()
+        do {
+            try runner.run { session, _ in
                 leaveHandshakeGate()  // connected: the next connect's turn
-            } catch {
-                leaveHandshakeGate()
-                let limitRanOut = Deadline(nanoseconds: rules.deadline).hasPassed ? configuration.waits.limit : nil
-                let failure = isInterrupted ? nil : GatewayClientError(stop: error, deviceId: options.identity?.deviceId,
-                                                                       limitRanOut: limitRanOut)
-                waitingCaller?(.failure(failure ?? CancellationError()))
-                return finish(failure)
-            }
-            let driver = ConnectionDriver(link: self, hello: GatewayHello(session.hello), configuration: configuration)
-            if let caller = waitingCaller {
-                waitingCaller = nil
-                if isInterrupted {
-                    runner.close()
-                    driver.end(with: nil)
-                    caller(.failure(CancellationError()))
-                    return finish(nil)
+                let driver = ConnectionDriver(link: self, hello: GatewayHello(session.hello), configuration: configuration)
+                if let caller = waitingCaller {
+                    waitingCaller = nil
+                    if isInterrupted {
+                        runner.close()
+                        driver.end(with: nil)
+                        caller(.failure(CancellationError()))
+                        return nil
+                    }
+                    caller(.success(driver))
                 }
-                caller(.success(driver))
+                current = driver
+                observer?.connected(driver)
+                // Lost: ends this connection (connectionLost), and the runner waits as the machine decides.
+                guard let lost = follow(driver, runner) else {
+                    runner.close()
+                    connectionEnded(nil)
+                    return nil
+                }
+                return lost
             }
-            current = driver
-            observer?.connected(driver)
-            guard let lost = follow(driver, runner) else {
-                runner.close()
-                connectionEnded(nil)
-                return finish(nil)
+            finish(nil)
+        } catch {
+            leaveHandshakeGate()
+            var failure: GatewayClientError? = nil
+            if !isInterrupted, let stop = error as? ConnectStop {
+                let limitRanOut = Deadline(nanoseconds: rules.deadline).hasPassed ? configuration.waits.limit : nil
+                failure = GatewayClientError(stop: stop, deviceId: options.identity?.deviceId, limitRanOut: limitRanOut)
             }
-            // Ends this connection (connectionLost), then waits as the machine decides, or ends the link.
-            do { try runner.lost(lost) } catch {
-                return finish(isInterrupted ? nil : GatewayClientError(stop: error, deviceId: options.identity?.deviceId))
-            }
+            waitingCaller?(.failure(failure ?? CancellationError()))
+            finish(failure)
         }
     }
 

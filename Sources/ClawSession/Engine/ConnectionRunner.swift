@@ -71,6 +71,25 @@ extension ConnectionFace {
         connector = GatewayConnector(options: options, environment: environment, interrupt: face.interruptDescriptor)
     }
 
+    // MARK: The life
+
+    /// The connection's whole life, the one loop both faces run: open (waiting as the machine decides),
+    /// hand the session to `follow` until the connection is lost (its error) or the face ends the work
+    /// (nil: closed, and `run` returns), then the machine's decision on the loss: wait and open again,
+    /// or end, thrown as a `ConnectStop`. `follow` is told whether the session follows a lost one; what
+    /// it throws ends the life as it is.
+    @_spi(Engine) public func run(_ follow: (_ session: GatewaySession, _ isReconnect: Bool) throws -> GatewayError?) throws {
+        while true {
+            let isReconnect = life.wasConnected
+            let session = try open()
+            guard let lost = try follow(session, isReconnect) else {
+                close()
+                return
+            }
+            try self.lost(lost)
+        }
+    }
+
     // MARK: Connecting
 
     /// Connects: one attempt after another, with the waits the machine decides between them, until the

@@ -97,22 +97,26 @@ final class Watcher {
             reportWait(afterFailedConnect: afterFailedConnect, seconds: seconds, error: error, failures: runner.life.failures)
         }
         defer { context.link.onReconnectWait = nil }
-        while true {
-            let isReconnect = runner.life.wasConnected
-            let session: GatewaySession
-            do { session = try runner.open() } catch { throw ending(error, failures: runner.life.failures) }
-            context.opened(session)
-            let hello = session.hello
-            if isReconnect {
-                report("reconnected", "reconnected to \(options.url)", ["attempts": JSONValue(runner.life.failures + 1)])
-            } else {
-                var fields: JSONObject = ["protocol": JSONValue(hello.protocolVersion)]
-                if let version = hello.serverVersion { fields["serverVersion"] = .string(version) }
-                if let id = hello.connectionID { fields["connId"] = .string(id) }
-                report("connected", nil, fields)
+        do {
+            try runner.run { session, isReconnect in
+                context.opened(session)
+                reportConnected(session.hello, isReconnect: isReconnect, failures: runner.life.failures)
+                return try follow(session, runner: runner, isReconnect: isReconnect)
             }
-            let lost = try follow(session, runner: runner, isReconnect: isReconnect)
-            do { try runner.lost(lost) } catch { throw ending(error, failures: runner.life.failures) }
+        } catch let stop as ConnectStop {
+            throw ending(stop, failures: runner.life.failures)
+        }
+    }
+
+    /// `connected` (first) or `reconnected` (with the attempts it took), as client events.
+    private func reportConnected(_ hello: HelloOk, isReconnect: Bool, failures: Int) {
+        if isReconnect {
+            report("reconnected", "reconnected to \(options.url)", ["attempts": JSONValue(failures + 1)])
+        } else {
+            var fields: JSONObject = ["protocol": JSONValue(hello.protocolVersion)]
+            if let version = hello.serverVersion { fields["serverVersion"] = .string(version) }
+            if let id = hello.connectionID { fields["connId"] = .string(id) }
+            report("connected", nil, fields)
         }
     }
 
