@@ -211,8 +211,7 @@ final class LinkThread: ConnectionFace, @unchecked Sendable {
 
     private func route(_ frame: GatewayFrame, _ driver: ConnectionDriver, _ runner: ConnectionRunner,
                        _ outer: inout SequenceTracker, _ numbersPerConnection: Bool) {
-        if frame.eventName == GatewayEventName.shutdown {
-            runner.shutdownAnnounced(frame.payload)
+        if frame.eventName == GatewayEventName.shutdown {  // the runner tells the machine; this is for the words
             announcedRestart = ReconnectSchedule.restartDelay(announcedBy: frame.payload) ?? 0
         }
         driver.route(frame, outer: &outer, numbersPerConnection: numbersPerConnection)

@@ -222,7 +222,16 @@ extension ConnectionFace {
     /// A frame already received, or nil; never waits: `next`'s first step, for a face's per-frame path.
     @inline(__always)
     @_spi(Engine) public func take() throws(GatewayError) -> GatewayFrame? {
-        try pump?.take()
+        guard let frame = try pump?.take() else { return nil }
+        noteShutdown(frame)
+        return frame
+    }
+
+    /// Every frame passes here: a `shutdown` event tells the machine when the gateway will be back
+    /// (`restartExpectedMs`), so no face has to remember to.
+    @inline(__always)
+    private func noteShutdown(_ frame: GatewayFrame) {
+        if frame.fields.event?.word == .shutdown { life.restartAnnounced(seconds: ReconnectSchedule.restartDelay(announcedBy: frame.payload)) }
     }
 
     /// One step of following the open connection: a frame already received, else a wait over the
@@ -234,7 +243,10 @@ extension ConnectionFace {
         guard let pump, let session else { throw GatewayError.connectionLost("the connection is closed", closeCode: nil) }
         while true {
             if !consumerBehind {
-                if let frame = try pump.take() { return .frame(frame) }
+                if let frame = try pump.take() {
+                    noteShutdown(frame)
+                    return .frame(frame)
+                }
                 if !session.isOpen { continue }  // the next receive reports how it ended
             }
             try beforeWait()
@@ -270,11 +282,6 @@ extension ConnectionFace {
         guard let ready = Poll.writableOrReadable(output: output, input: -1, alert: alert, until: deadline) else { return .writable }
         if ready.writable { return .writable }
         return ready.alerted ? .alerted : .timedOut
-    }
-
-    /// A `shutdown` event (its `payload`) announced when the gateway will be back (`restartExpectedMs`).
-    @_spi(Engine) public func shutdownAnnounced(_ payload: JSONValue?) {
-        life.restartAnnounced(seconds: ReconnectSchedule.restartDelay(announcedBy: payload))
     }
 
     /// The open connection ended with `error`: closed, its tunnel explained (ssh's words) and stopped,

@@ -232,9 +232,6 @@ final class Watcher {
                 }
                 let ended = frame.endsRun
                 if ended { runs.end(frame) }
-                if frame.fields.event?.word == .shutdown {
-                    runner.shutdownAnnounced(frame.payload)
-                }
                 guard filter.accepts(name, frame: frame, hello: hello) else { continue }
                 Self.emit(frame, context: context)
                 printed += 1
