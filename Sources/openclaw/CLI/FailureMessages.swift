@@ -54,11 +54,8 @@ enum FailureMessages {
                 ? ": the certificate is for another name (use --tls-fingerprint to pin it)"
                 : " (use --cacert or --tls-fingerprint)"
             return "TLS: certificate verify failed for \(host): \(detail)\(hint)"
-        case .handshakeTimedOut(let url, let waitingFor, let limit, let origin):
-            let what = waitingFor.map { "waiting for \($0) from" } ?? "connecting to"
-            // Where the URL came from matters when nothing answered, not once the gateway has.
-            let place = waitingFor == nil ? origin.flatMap(describe).map { "\($0); " } ?? "" : ""
-            return "timed out \(what) \(shown(url)) (\(place)--connect-timeout \(formatSeconds(limit)))"
+        case .handshakeTimedOut:
+            return connectTimeout(error, cutShortBy: nil) ?? ""
         case .handshakeStepTimedOut(let url, let waitingFor, let limit):
             let what = waitingFor.map { "waiting for \($0) from" } ?? "waiting for the WebSocket upgrade from"
             return "timed out \(what) \(url) after \(limit) ms (OPENCLAW_HANDSHAKE_TIMEOUT_MS, default 15000)"
@@ -112,6 +109,18 @@ enum FailureMessages {
     }
 
     /// A URL as people write it: `ws://host:port` without the lone `/` of an empty path.
+    /// A connect that timed out, naming the limit that ran out: `--connect-timeout`, or the command's
+    /// `--timeout` (`cutShortBy`, seconds) when that came first. Nil for any other error.
+    static func connectTimeout(_ error: GatewayError, cutShortBy timeout: Double?) -> String? {
+        guard case .handshakeTimedOut(let url, let waitingFor, let limit, let origin) = error else { return nil }
+        let what = waitingFor.map { "waiting for \($0) from" } ?? "connecting to"
+        // Where the URL came from matters when nothing answered, not once the gateway has.
+        let place = waitingFor == nil ? origin.flatMap(describe).map { "\($0); " } ?? "" : ""
+        let ranOut = timeout.map { "--timeout \(formatSeconds($0)) ran out before --connect-timeout \(formatSeconds(limit))" }
+            ?? "--connect-timeout \(formatSeconds(limit))"
+        return "timed out \(what) \(shown(url)) (\(place)\(ranOut))"
+    }
+
     static func shown(_ url: String) -> String {
         let parts = url.split(separator: "/", omittingEmptySubsequences: false)  // "ws:", "", "host:port", path…
         return parts.count == 4 && parts[3].isEmpty ? String(url.dropLast()) : url

@@ -115,12 +115,9 @@ final class CommandLink: ConnectionFace {
     /// A connect that `--timeout` cut short names `--timeout`, not `--connect-timeout`, whose limit it
     /// never reached (`--timeout 2` against a gateway that never answers).
     private func cutShortByTimeout(_ error: GatewayError) -> (any Error)? {
-        guard case .handshakeTimedOut(let url, let waitingFor, let limit, let origin) = error, timeoutSeconds > 0,
-              let runner, Deadline(nanoseconds: runner.life.rules.deadline).hasPassed else { return nil }
-        let what = waitingFor.map { "waiting for \($0) from" } ?? "connecting to"
-        let place = waitingFor == nil ? origin.flatMap(FailureMessages.describe).map { "\($0); " } ?? "" : ""
-        return CommandFailure(.timeout, "timed out \(what) \(FailureMessages.shown(url)) (\(place)--timeout "
-            + "\(formatSeconds(timeoutSeconds)) ran out before --connect-timeout \(formatSeconds(limit)))")
+        guard timeoutSeconds > 0, let runner, Deadline(nanoseconds: runner.life.rules.deadline).hasPassed,
+              let sentence = FailureMessages.connectTimeout(error, cutShortBy: timeoutSeconds) else { return nil }
+        return CommandFailure(.timeout, sentence)
     }
 
     /// What ends the command when connecting stopped.
