@@ -161,8 +161,7 @@ final class ClientConnection: EventSink, PairingWaiter, @unchecked Sendable {
             drainUntilClosed(socket)
             return
         case .awaitingPairing(let response, let requestId):
-            gateway.pairingWaiters.add(self, requestId: requestId)  // before the answer: a decision may follow it at once
-            queue.push(.message(response))
+            gateway.pairingWaiters.add(self, requestId: requestId) { queue.push(.message(response)) }
             awaitPairingDecision(socket)
             gateway.pairingWaiters.remove(self)
             return
