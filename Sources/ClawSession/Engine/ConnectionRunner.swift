@@ -58,17 +58,21 @@ extension ConnectionFace {
     private let connector: GatewayConnector
     private unowned let face: any ConnectionFace
     private let pingInterval: Double
+    /// Every time the driver and its pump read or wait on (virtual in tests).
+    private let clock: any EngineClock
     /// The latest attempt's tunnel failure that may pass: the one named when the life ends on it.
     private var passingTunnelFailure: SSHTunnelFailure?
 
     @_spi(Engine) public init(options: SessionOptions, environment: Environment, rules: ConnectionLife.Rules,
                               face: any ConnectionFace, pingInterval: Double = KeepAlive.defaultPingInterval,
-                              random: @escaping @Sendable () -> Double = ConnectionLife.secureRandom) {
+                              random: @escaping @Sendable () -> Double = ConnectionLife.secureRandom,
+                              clock: any EngineClock = SystemEngineClock.shared) {
         self.options = options
         self.face = face
         self.pingInterval = pingInterval
+        self.clock = clock
         life = ConnectionLife(rules, random: random)
-        connector = GatewayConnector(options: options, environment: environment, interrupt: face.interruptDescriptor)
+        connector = GatewayConnector(options: options, environment: environment, interrupt: face.interruptDescriptor, clock: clock)
     }
 
     // MARK: The life
@@ -111,7 +115,7 @@ extension ConnectionFace {
                 guard let undecided = try waitForDecision(pending) else { continue }
                 error = undecided
             }
-            switch life.connectFailed(error, now: MonotonicClock.nanoseconds()) {
+            switch life.connectFailed(error, now: clock.now) {
             case .retry(let at, let seconds, let why):
                 face.willWait(why, seconds: seconds, after: error)
                 try pause(until: Deadline(nanoseconds: at))
@@ -157,8 +161,8 @@ extension ConnectionFace {
 
     private func opened(_ session: GatewaySession) -> GatewaySession {
         self.session = session
-        pump = GatewayPump(session: session, pingInterval: pingInterval)
-        life.connected(tickIntervalMs: session.hello.tickIntervalMs, now: MonotonicClock.nanoseconds())
+        pump = GatewayPump(session: session, pingInterval: pingInterval, clock: clock)
+        life.connected(tickIntervalMs: session.hello.tickIntervalMs, now: clock.now)
         return session
     }
 
@@ -182,11 +186,9 @@ extension ConnectionFace {
             case let decided?:
                 throw .pairingDecided(decided, requestId: pending.requestId)
             case nil:
-                if deadline.hasPassed { throw .ended(.stillUnpaired(requestId: pending.requestId)) }
-                let output = face.watchedOutput
-                let ready = try? Poll.waitAny([pending.fileDescriptor, face.interruptDescriptor, output],
-                                              events: Poll.readable, deadline: deadline)
-                if output >= 0 && ready?.contains(output) == true { throw .ended(interrupted()) }
+                if clock.hasPassed(deadline) { throw .ended(.stillUnpaired(requestId: pending.requestId)) }
+                let ready = try? clock.readable(pending.fileDescriptor, face.interruptDescriptor, face.watchedOutput, until: deadline)
+                if ready?.third == true { throw .ended(interrupted()) }  // the face's output went away
             }
         }
     }
@@ -194,8 +196,8 @@ extension ConnectionFace {
     /// Waits until `until` unless the face is interrupted (or its watched output goes away) first.
     private func pause(until: Deadline) throws(ConnectStop) {
         while !face.isInterrupted {
-            if until.hasPassed { return }
-            let ready = try? Poll.readable(face.interruptDescriptor, face.watchedOutput, -1, until: until)
+            if clock.hasPassed(until) { return }
+            let ready = try? clock.readable(face.interruptDescriptor, face.watchedOutput, -1, until: until)
             if ready?.second == true { break }  // the face's output went away
         }
         throw .ended(interrupted())
@@ -252,7 +254,7 @@ extension ConnectionFace {
             try beforeWait()
             // Frames read while the consumer was behind (pings answered meanwhile) are taken before waiting.
             if !consumerBehind && session.hasBufferedInput { continue }
-            if deadline.hasPassed { return .timeout }
+            if clock.hasPassed(deadline) { return .timeout }
             let ready = try pump.wait(alert, input, until: deadline, consumerBehind: consumerBehind)
             if ready.first { return .alert }
             if ready.second { return .input }
@@ -262,8 +264,9 @@ extension ConnectionFace {
     /// A face's wait without a connection: until `alert` or `input` is readable (or the wait fails: the
     /// input's read says how), or `deadline` passes, or a signal interrupts it (`.timeout`, early).
     @_spi(Engine) public static func wait(alert: Int32, input: Int32, until deadline: Deadline) -> Wake {
-        if deadline.hasPassed { return .timeout }
-        guard let ready = try? Poll.readable(-1, alert, input, until: deadline) else { return .input }
+        let clock = SystemEngineClock.shared
+        if clock.hasPassed(deadline) { return .timeout }
+        guard let ready = try? clock.readable(-1, alert, input, until: deadline) else { return .input }
         return ready.second ? .alert : ready.third ? .input : .timeout
     }
 
@@ -279,7 +282,8 @@ extension ConnectionFace {
 
     /// The same wait without a connection.
     @_spi(Engine) public static func waitUntilWritable(_ output: Int32, alert: Int32, until deadline: Deadline) -> OutputWait {
-        guard let ready = Poll.writableOrReadable(output: output, input: -1, alert: alert, until: deadline) else { return .writable }
+        guard let ready = SystemEngineClock.shared.writableOrReadable(output: output, input: -1, alert: alert, until: deadline)
+        else { return .writable }
         if ready.writable { return .writable }
         return ready.alerted ? .alerted : .timedOut
     }
@@ -293,7 +297,7 @@ extension ConnectionFace {
         let explained = explain(error)
         close()
         face.connectionLost(explained)
-        switch life.lost(explained, now: MonotonicClock.nanoseconds()) {
+        switch life.lost(explained, now: clock.now) {
         case .retry(let at, let seconds, let why):
             face.willWait(why, seconds: seconds, after: explained)
             try pause(until: Deadline(nanoseconds: at))

@@ -11,13 +11,16 @@
     @_spi(Engine) public let options: SessionOptions
     private let environment: Environment
     private let interrupt: Int32
+    private let clock: any EngineClock
     /// The tunnel of the latest attempt, while it lasts.
     @_spi(Engine) public private(set) var tunnel: SSHTunnel?
 
-    @_spi(Engine) public init(options: SessionOptions, environment: Environment, interrupt: Int32) {
+    @_spi(Engine) public init(options: SessionOptions, environment: Environment, interrupt: Int32,
+                              clock: any EngineClock = SystemEngineClock.shared) {
         self.options = options
         self.environment = environment
         self.interrupt = interrupt
+        self.clock = clock
     }
 
     /// The options an attempt dials: through a new tunnel when there is a route (its failures are
@@ -35,7 +38,7 @@
     /// One connect to what `route` returned, bounded by `deadline` and the connect timeout.
     @_spi(Engine) public func connect(_ dial: SessionOptions, deadline: Deadline) throws(GatewayError) -> GatewaySession {
         try Poll.interruptible(by: interrupt) { () throws(GatewayError) in
-            try GatewaySession.open(dial, deadline: min(deadline, .after(seconds: dial.connectTimeout)))
+            try GatewaySession.open(dial, deadline: min(deadline, clock.deadline(after: dial.connectTimeout)))
         }
     }
 

@@ -22,10 +22,13 @@
     @exclusivity(unchecked) private var heardBeforeLastWait = false
     /// A frame arrived after hello-ok (the reconnect rule's "healthy").
     @_spi(Engine) public var heardAfterHello: Bool { heardBeforeLastWait || sawFrame }
+    private let clock: any EngineClock
 
-    @_spi(Engine) public init(session: GatewaySession, pingInterval: Double = KeepAlive.defaultPingInterval) {
+    @_spi(Engine) public init(session: GatewaySession, pingInterval: Double = KeepAlive.defaultPingInterval,
+                              clock: any EngineClock = SystemEngineClock.shared) {
         self.session = session
-        keepAlive = KeepAlive(tickIntervalMs: session.hello.tickIntervalMs, pingInterval: pingInterval, now: MonotonicClock.nanoseconds())
+        self.clock = clock
+        keepAlive = KeepAlive(tickIntervalMs: session.hello.tickIntervalMs, pingInterval: pingInterval, now: clock.now)
     }
 
     /// A frame already received, or nil; never waits (the read, when one is needed, polls with a zero
@@ -43,7 +46,7 @@
     /// `consumerBehind` the socket is read ahead instead, and is watched only while there is room.
     @_spi(Engine) public func wait(_ first: Int32, _ second: Int32, until deadline: Deadline, consumerBehind: Bool = false)
         throws(GatewayError) -> (first: Bool, second: Bool) {
-        let now = MonotonicClock.nanoseconds()
+        let now = clock.now
         if sawFrame || consumerBehind {
             heardBeforeLastWait = heardBeforeLastWait || sawFrame
             keepAlive.heardFromGateway(now: now)
@@ -52,14 +55,14 @@
         let socketHasRoom = consumerBehind ? session.readAhead() : true
         switch keepAlive.due(now: now) {
         case .nothing: break
-        case .ping: try session.ping(deadline: .after(seconds: 5))
+        case .ping: try session.ping(deadline: clock.deadline(after: 5))
         case .silence:
             session.close(code: 4000, reason: "tick timeout")
             throw keepAlive.silenceError
         }
         let socket = socketHasRoom && session.isOpen ? session.fileDescriptor : -1
         do {
-            let ready = try Poll.readable(socket, first, second, until: min(deadline, Deadline(nanoseconds: keepAlive.nextCheck)))
+            let ready = try clock.readable(socket, first, second, until: min(deadline, Deadline(nanoseconds: keepAlive.nextCheck)))
             return (ready.second, ready.third)
         } catch {
             throw .connectionLost("poll failed: errno \(error.code)", closeCode: nil)
@@ -83,10 +86,10 @@
         var reading = true
         while true {
             let socket = reading && session.isOpen ? session.fileDescriptor : -1
-            guard let ready = Poll.writableOrReadable(output: output, input: socket, alert: alert, until: deadline) else { return .writable }
+            guard let ready = clock.writableOrReadable(output: output, input: socket, alert: alert, until: deadline) else { return .writable }
             if ready.writable { return .writable }
             if ready.alerted { return .alerted }
-            if ready.readable { reading = session.readAhead() } else if deadline.hasPassed { return .timedOut }
+            if ready.readable { reading = session.readAhead() } else if clock.hasPassed(deadline) { return .timedOut }
         }
     }
 }
