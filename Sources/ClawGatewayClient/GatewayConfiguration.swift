@@ -48,7 +48,7 @@ public struct GatewayConfiguration: Sendable {
     /// Bound on socket, TLS, upgrade and the gateway's handshake together.
     public var connectTimeout: Duration = .seconds(10)
     /// Bound on each handshake step within it (the upgrade's answer; then the gateway's challenge);
-    /// nil: 15 s, or `OPENCLAW_HANDSHAKE_TIMEOUT_MS` for an `official()` configuration.
+    /// nil: `OPENCLAW_HANDSHAKE_TIMEOUT_MS` when set, else 15 s.
     public var handshakeTimeout: Duration? = nil
     /// How long a request waits for its answer.
     public var requestTimeout: Duration = .seconds(30)
@@ -97,15 +97,14 @@ public struct GatewayConfiguration: Sendable {
         return configuration
     }
 
-    /// The session layer's options: the official resolution's one conversion when there is one, then
-    /// what is set here.
+    /// The session layer's options, by the one road every client takes: a resolution (the official one
+    /// from `official()`, or the URL given here resolved as the CLI resolves `--url`, without a config
+    /// file), its one conversion (`SessionOptions(resolved:)`), then what is set here.
     func sessionOptions() throws(GatewayClientError) -> SessionOptions {
         guard let parsed = WebSocketURL(url) else {
             throw GatewayClientError(configuration: .invalidURL, "invalid gateway URL \"\(url)\": expected ws://host[:port][/path] or wss://…")
         }
         let env = environment ?? .current()
-        var options: SessionOptions
-        let usesResolution: Bool
         // The official resolution is converted once, here; a URL changed after it would lose its SSH
         // route, edge-auth headers and device-token scope without a word, so it is refused instead.
         if let resolved, !(resolved.url == parsed || resolved.url.description == url) {
@@ -113,43 +112,34 @@ public struct GatewayConfiguration: Sendable {
                 "url was changed after GatewayConfiguration.official(), which resolved \(resolved.url) with its route, TLS, "
                 + "edge auth and device-token scope: pass the URL as official(url:) instead")
         }
-        if var resolved {
-            usesResolution = true
-            resolved.token = token?.stored
-            resolved.password = password?.stored
-            options = SessionOptions(resolved: resolved, clientVersion: clientVersion, environment: env,
-                                     usesDeviceIdentity: deviceIdentity != .none)
-        } else {
-            usesResolution = false
-            options = SessionOptions(url: parsed, clientVersion: clientVersion)
-            options.token = token?.stored
-            options.tokenSource = token.map { _ in .option(.token) }
-            options.password = password?.stored
-            options.passwordSource = password.map { _ in .option(.password) }
-            if case .stateDirectory(let directory) = deviceIdentity {
-                let layout = StateLayout(stateDirectory: directory, environment: env)
-                options.identitySource = DeviceIdentitySource { () throws(IdentityError) in
-                    try DeviceIdentity.loadOrCreate(stateDirectory: directory, layout: layout)
-                }
-                // A URL given in code is one on the side, as the CLI's --url: the database files its token
-                // under the gateway's own scope; the older JSON file (the configured gateway's) is left alone.
-                options.deviceAuthStore = layout.deviceTokenStore(
-                    stateDirectory: directory, url: parsed, pinnedSHA256: tls.pin, isConfiguredLocalGateway: false,
-                    isOverride: true)
-            }
+        var resolution: ResolvedConnection
+        if let resolved { resolution = resolved } else { resolution = try self.resolution(of: parsed, environment: env) }
+        resolution.token = token?.stored
+        resolution.password = password?.stored
+        var stateDirectory: String? = nil
+        if case .stateDirectory(let directory) = deviceIdentity {
+            stateDirectory = directory
+            resolution.stateDirectory = directory
         }
+        var options = SessionOptions(resolved: resolution, clientVersion: clientVersion, environment: env,
+                                     usesDeviceIdentity: stateDirectory != nil)
+        // The trust as set here: what the resolution made of it, unless changed after `official()`.
         if parsed.isSecure {
-            var tlsOptions = TLSClientOptions(serverName: parsed.host)
+            var tlsOptions = options.tls ?? TLSClientOptions(serverName: parsed.host)
             switch tls {
-            case .system: tlsOptions.trust = options.tls?.trust ?? SessionOptions.systemTrust(env)
-            case .caBundle(let path): tlsOptions.caBundlePath = path
-            case .pinned(let sha256): tlsOptions.pinnedSHA256 = sha256
+            case .system, .caBundle:
+                tlsOptions.pinnedSHA256 = nil
+                tlsOptions.caBundlePath = tls.caBundlePath
+                tlsOptions.trust = tlsOptions.trust ?? SessionOptions.systemTrust(env)
+            case .pinned(let sha256):
+                tlsOptions.pinnedSHA256 = sha256
+                tlsOptions.caBundlePath = nil
             }
             options.tls = tlsOptions
         }
-        // `.automatic` with the official resolution keeps its choice (OpenClaw's managed proxy, then the
-        // variables); anything else is decided here. An SSH route is never proxied.
-        if !(usesResolution && proxy == .automatic) {
+        // `.automatic` keeps the resolution's choice (OpenClaw's managed proxy, then the variables);
+        // anything else is decided here. An SSH route is never proxied.
+        if proxy != .automatic {
             options.proxy = options.sshRoute != nil ? nil : try proxy.endpoint(for: parsed, environment: env)
         }
         options.upgradeHeaders += upgradeHeaders.map { UpgradeHeader(name: $0.name, value: $0.value.stored.value) }
@@ -165,17 +155,29 @@ public struct GatewayConfiguration: Sendable {
                 throw GatewayClientError(configuration: .deviceKey, "cannot make a device key: \(error)")
             }
         }
-        // Plaintext only to loopback (or, with OPENCLAW_ALLOW_INSECURE_PRIVATE_WS=1, a private network), as
-        // the CLI and the official client: a URL given in code meets the rule `official()` applies.
-        if !usesResolution && options.sshRoute == nil
-            && !PlaintextWebSocketPolicy.allows(parsed, environment: env, privateNetwork: allowsPlaintextOnPrivateNetwork) {
-            // A mistyped name is that, not a plaintext question (and worth retrying, as at connect time).
-            if let failure = PlaintextWebSocketPolicy.resolveFailure(parsed) {
-                throw GatewayClientError(ConfigError.unresolvableHost(host: failure.host, reason: failure.reason))
-            }
-            throw GatewayClientError(configuration: .insecureURL, Self.plaintextRefusal(parsed))
-        }
         return options
+    }
+
+    /// A URL given in code, resolved as the CLI resolves `--url`: no profile or config file, the
+    /// credentials and TLS trust set here, the environment's proxies, and the plaintext rule (loopback,
+    /// or a private network when allowed), in this type's words.
+    private func resolution(of parsed: WebSocketURL, environment: Environment) throws(GatewayClientError) -> ResolvedConnection {
+        var given = ConnectionOptions(url: url, token: token?.stored, password: password?.stored)
+        if case .stateDirectory(let directory) = deviceIdentity { given.stateDirectory = directory }
+        switch tls {
+        case .system: break
+        case .caBundle(let path): given.caBundlePath = path
+        case .pinned(let sha256): given.tlsFingerprint = Hex.encode(sha256)
+        }
+        given.readsConfigFile = false
+        given.allowsPlaintextOnPrivateNetwork = allowsPlaintextOnPrivateNetwork
+        do {
+            return try ConnectionResolver.resolve(options: given, environment: environment)
+        } catch .insecureWebSocket {
+            throw GatewayClientError(configuration: .insecureURL, Self.plaintextRefusal(parsed))
+        } catch {
+            throw GatewayClientError(error)
+        }
     }
 }
 
@@ -194,7 +196,7 @@ public enum DeviceIdentityChoice: Sendable, Equatable {
 public enum TLSTrust: Sendable, Equatable {
     /// The system's store (and `SSL_CERT_FILE`, `SSL_CERT_DIR`, `NODE_EXTRA_CA_CERTS`).
     case system
-    /// Only the certificate authorities in this PEM file.
+    /// The certificate authorities in this PEM file besides the system's (the CLI's `--cacert`).
     case caBundle(path: String)
     /// Exactly the certificate whose SHA-256 fingerprint this is (any issuer, any name).
     case pinned(sha256: [UInt8])
@@ -204,7 +206,7 @@ public enum TLSTrust: Sendable, Equatable {
         TLSFingerprint.parseSHA256(fingerprint).map { .pinned(sha256: $0) }
     }
 
-    var pin: [UInt8]? { if case .pinned(let sha256) = self { return sha256 }; return nil }
+    var caBundlePath: String? { if case .caBundle(let path) = self { return path }; return nil }
 }
 
 /// When a long-lived client connects again: exponential backoff with jitter from `initialDelay` to

@@ -10,7 +10,7 @@ extension ClientLibraryTests {
     @Suite struct ProxyURLScheme {
         @Test(arguments: ["garbage", "proxy.corp:3128", "user:hunter2@proxy.corp:3128", "  proxy.corp  "])
         func aProxyURLWithoutASchemeIsAnInvalidConfiguration(_ text: String) async throws {
-            var configuration = GatewayConfiguration(url: "ws://192.0.2.1:18789")
+            var configuration = GatewayConfiguration(url: "wss://192.0.2.1:18789")
             configuration.proxy = .url(Secret(text))
             configuration.connectTimeout = .seconds(5)
             let error = await #expect(throws: GatewayClientError.self) {
@@ -24,7 +24,7 @@ extension ClientLibraryTests {
         }
 
         @Test func aLongLivedClientStopsAtOnceOnAProxyURLWithoutAScheme() async throws {
-            var configuration = GatewayConfiguration(url: "ws://192.0.2.1:18789")
+            var configuration = GatewayConfiguration(url: "wss://192.0.2.1:18789")
             configuration.proxy = .url(Secret("garbage"))
             configuration.reconnect = ReconnectPolicy(initialDelay: .seconds(30), maximumDelay: .seconds(30), maxAttempts: 5)
             let client = GatewayClient(configuration: configuration)

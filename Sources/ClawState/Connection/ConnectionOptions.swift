@@ -20,6 +20,12 @@
     @_spi(Engine) public var caBundlePath: String?
     /// `--profile NAME` (`--dev` is the profile `dev`); nil reads `OPENCLAW_PROFILE`.
     @_spi(Engine) public var profile: String?
+    /// False for a URL given in code (the library's `GatewayConfiguration(url:)`): no profile and no
+    /// config file are read, so the URL and the credentials given are all there is; the environment's
+    /// proxies and plaintext opt-in still apply.
+    @_spi(Engine) public var readsConfigFile = true
+    /// Plaintext `ws://` to a private-network host, as `OPENCLAW_ALLOW_INSECURE_PRIVATE_WS=1` allows it.
+    @_spi(Engine) public var allowsPlaintextOnPrivateNetwork = false
 
     @_spi(Engine) public init(
         url: String? = nil, token: Secret? = nil, tokenFile: String? = nil, password: Secret? = nil,

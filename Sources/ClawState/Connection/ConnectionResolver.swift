@@ -31,20 +31,21 @@
         if options.token != nil && TextTrim.nonEmpty(options.tokenFile) != nil {
             throw .conflictingOptions(.token, .tokenFile)
         }
-        let profile = try StatePaths.profile(flag: options.profile, environment: environment)
+        let profile = options.readsConfigFile ? try StatePaths.profile(flag: options.profile, environment: environment) : nil
         let stateDirectory = StatePaths.stateDirectory(
             flag: options.stateDirectory, environment: environment, profile: profile).path
         let configPath = StatePaths.configPath(
             flag: options.configPath, stateDirectory: stateDirectory, environment: environment, profile: profile
         ).path
-        let config = try GatewayConfigFile.load(path: configPath)
+        let config = options.readsConfigFile ? try GatewayConfigFile.load(path: configPath)
+            : GatewayConfigFile(path: configPath, exists: false, root: [:])
         let choice = try chooseURL(options: options, config: config, environment: environment, profile: profile)
         let (urlText, urlSource, isRemote) = (choice.text, choice.source, config.isRemoteMode)
         let cliURL: String? = choice.override == .cli ? choice.text : nil
         guard let url = WebSocketURL(urlText) else {
             throw .invalidURL(url: redactUserInfo(urlText), source: urlSource)
         }
-        guard PlaintextWebSocketPolicy.allows(url, environment: environment) else {
+        guard PlaintextWebSocketPolicy.allows(url, environment: environment, privateNetwork: options.allowsPlaintextOnPrivateNetwork) else {
             // Through a proxy the name may be the proxy's to resolve: then the plaintext is the news.
             let proxied = (try? ProxySelection.choose(url: url, config: config, configPath: configPath, environment: environment)) ?? nil
             if proxied == nil, let failure = PlaintextWebSocketPolicy.resolveFailure(url) {
