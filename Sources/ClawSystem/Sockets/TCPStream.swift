@@ -48,16 +48,21 @@ import Glibc
         return code == 0 ? .none : .some(SystemError(code: code))
     }
 
+    private let afterClose: (@Sendable () -> Void)?
+
     private init(connectedDescriptor fd: Int32) {
         fileDescriptor = fd
         handle = SocketHandle(fd: fd)
+        afterClose = nil
         SocketAddress.setNoDelay(fd)
     }
 
-    /// Wraps a socket returned by `accept(2)`; makes it non-blocking and sets `TCP_NODELAY`.
-    @_spi(Engine) public init(acceptedDescriptor: Int32) {
+    /// Wraps a socket returned by `accept(2)` (or one end of a socket pair); makes it non-blocking and
+    /// sets `TCP_NODELAY`. `afterClose` runs after each `close()`: what serves the other end ends with it.
+    @_spi(Engine) public init(acceptedDescriptor: Int32, afterClose: (@Sendable () -> Void)? = nil) {
         fileDescriptor = acceptedDescriptor
         handle = SocketHandle(fd: acceptedDescriptor)
+        self.afterClose = afterClose
         SocketAddress.setNonBlocking(acceptedDescriptor)
         SocketAddress.setNoDelay(acceptedDescriptor)
     }
@@ -119,5 +124,8 @@ import Glibc
         }
     }
 
-    @_spi(Engine) public func close() { handle.close() }
+    @_spi(Engine) public func close() {
+        handle.close()
+        afterClose?()
+    }
 }

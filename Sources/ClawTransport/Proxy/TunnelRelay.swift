@@ -2,22 +2,25 @@
 
 /// Carries a tunnel that lives inside another stream (an `https://` proxy's TLS session) to one end of a
 /// socket pair, and hands out the other end: a plain socket the connection polls, and TLS to the gateway
-/// runs over, exactly as over TCP. Two threads copy, one each way; either side closing ends both.
+/// runs over, exactly as over TCP. Two threads copy, one each way; either side closing ends both, and
+/// closing the handed end joins them, so that no copy outlives its connection.
 enum TunnelRelay {
     static func start(carrying outer: ByteStream) throws(TransportError) -> TCPStream {
         let (near, far) = try SocketPair.make()
-        let relayed = TCPStream(acceptedDescriptor: far)
-        let handed = TCPStream(acceptedDescriptor: near)
-        let pair = Pair(outer: outer, relayed: relayed)
+        let pair = Pair(outer: outer, relayed: TCPStream(acceptedDescriptor: far))
+        var copies: [JoinableThread] = []
         do throws(SystemError) {
-            _ = try JoinableThread(name: "claw-proxy-up") { pair.copy(from: pair.relayed, to: pair.outer) }
-            _ = try JoinableThread(name: "claw-proxy-down") { pair.copy(from: pair.outer, to: pair.relayed) }
+            copies.append(try JoinableThread(name: "claw-proxy-up") { pair.copy(from: pair.relayed, to: pair.outer) })
+            copies.append(try JoinableThread(name: "claw-proxy-down") { pair.copy(from: pair.outer, to: pair.relayed) })
         } catch {
             pair.close()
-            handed.close()
+            for copy in copies { copy.join() }
+            TCPStream(acceptedDescriptor: near).close()
             throw .io("cannot start the proxy tunnel's relay: \(error)")
         }
-        return handed
+        // Its close is the relayed end's end of stream: the up copy stops and closes both, then the other.
+        let started = copies
+        return TCPStream(acceptedDescriptor: near, afterClose: { for copy in started { copy.join() } })
     }
 
     private final class Pair: @unchecked Sendable {
