@@ -37,7 +37,8 @@ extension ConnectionDriver {
     }
 
     /// An answer to its request; an event to the buffers that accept it.
-    func route(_ frame: GatewayFrame, outer: inout SequenceTracker, numbersPerConnection: Bool) {
+    /// `eventGap`: the engine's event-gap rule for this frame (the number it should have had).
+    func route(_ frame: GatewayFrame, eventGap: Int64?) {
         switch frame.kind {
         case .response(let id, let ok):
             if frame.isAcceptedAck { return }  // a two-stage method: its final answer follows
@@ -48,10 +49,7 @@ extension ConnectionDriver {
                 request.continuation.resume(returning: frame.payload ?? .null)
             }
         case .event(let name, let seq):
-            var gap: SequenceGap? = nil
-            if let seq, numbersPerConnection, let expected = outer.record(seq) {
-                gap = SequenceGap(expected: expected, received: seq)
-            }
+            let gap = eventGap.flatMap { expected in seq.map { SequenceGap(expected: expected, received: $0) } }
             let event = GatewayEvent(name: name, rawPayload: frame.payload ?? .null, seq: seq, gap: gap)
             let buffers = lock.withLock { Array(subscribers.values) + Array(borrowed.values) }
             for buffer in buffers where buffer.accepts(event) { buffer.offer(event) }

@@ -169,8 +169,6 @@ final class LinkThread: ConnectionFace, @unchecked Sendable {
     /// Sends queued requests, routes frames and keeps the link alive (the engine's `next`) until the
     /// connection ends: why, or nil when this side closed it.
     private func follow(_ driver: ConnectionDriver, _ runner: ConnectionRunner) -> GatewayError? {
-        var outer = SequenceTracker()
-        let numbersPerConnection = driver.hello.protocolVersion >= 4
         while true {
             // Work queued before a close still goes out first (an abort from a cancelled run).
             for item in driver.takeWork() {
@@ -190,14 +188,14 @@ final class LinkThread: ConnectionFace, @unchecked Sendable {
                 while taken < 256 && !behind,
                       case .frame(let frame) = try runner.next(until: Deadline(nanoseconds: 0), alert: -1, input: -1) {
                     taken += 1
-                    route(frame, driver, runner, &outer, numbersPerConnection)
+                    route(frame, driver, runner)
                     behind = driver.consumerIsBehind()
                 }
                 if taken > 0 { continue }
                 let wakeUp = try runner.next(until: driver.expireRequests(), alert: cancelled.descriptor, input: wake.descriptor,
                                              consumerBehind: behind)
                 switch consume wakeUp {
-                case .frame(let frame): route(frame, driver, runner, &outer, numbersPerConnection)
+                case .frame(let frame): route(frame, driver, runner)
                 case .input: wake.drain()
                 case .alert, .timeout: break
                 }
@@ -209,12 +207,11 @@ final class LinkThread: ConnectionFace, @unchecked Sendable {
         }
     }
 
-    private func route(_ frame: GatewayFrame, _ driver: ConnectionDriver, _ runner: ConnectionRunner,
-                       _ outer: inout SequenceTracker, _ numbersPerConnection: Bool) {
+    private func route(_ frame: GatewayFrame, _ driver: ConnectionDriver, _ runner: ConnectionRunner) {
         if frame.eventName == GatewayEventName.shutdown {  // the runner tells the machine; this is for the words
             announcedRestart = ReconnectSchedule.restartDelay(announcedBy: frame.payload) ?? 0
         }
-        driver.route(frame, outer: &outer, numbersPerConnection: numbersPerConnection)
+        driver.route(frame, eventGap: runner.eventGap)
     }
 
     private func connectionEnded(_ failure: GatewayClientError?) {

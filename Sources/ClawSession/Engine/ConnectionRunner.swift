@@ -62,6 +62,12 @@ extension ConnectionFace {
     private let clock: any EngineClock
     /// The latest attempt's tunnel failure that may pass: the one named when the life ends on it.
     private var passingTunnelFailure: SSHTunnelFailure?
+    /// The event-gap rule: the number the frame just handed over should have had, when it skipped ahead
+    /// (events were lost); nil otherwise. Only protocol 4 numbers each connection's events 1, 2, 3…;
+    /// protocol 3 numbers broadcasts globally, where a skip is someone else's event.
+    @exclusivity(unchecked) @_spi(Engine) public private(set) var eventGap: Int64?
+    @exclusivity(unchecked) private var eventNumbers = SequenceTracker()
+    @exclusivity(unchecked) private var numbersEventsPerConnection = false
 
     @_spi(Engine) public init(options: SessionOptions, environment: Environment, rules: ConnectionLife.Rules,
                               face: any ConnectionFace, pingInterval: Double = KeepAlive.defaultPingInterval,
@@ -162,6 +168,9 @@ extension ConnectionFace {
     private func opened(_ session: GatewaySession) -> GatewaySession {
         self.session = session
         pump = GatewayPump(session: session, pingInterval: pingInterval, clock: clock)
+        eventNumbers = SequenceTracker()
+        numbersEventsPerConnection = session.hello.protocolVersion >= 4
+        eventGap = nil
         life.connected(tickIntervalMs: session.hello.tickIntervalMs, now: clock.now)
         return session
     }
@@ -225,14 +234,15 @@ extension ConnectionFace {
     @inline(__always)
     @_spi(Engine) public func take() throws(GatewayError) -> GatewayFrame? {
         guard let frame = try pump?.take() else { return nil }
-        noteShutdown(frame)
+        note(frame)
         return frame
     }
 
-    /// Every frame passes here: a `shutdown` event tells the machine when the gateway will be back
-    /// (`restartExpectedMs`), so no face has to remember to.
+    /// Every frame passes here, so that no face has to remember the rules: a `shutdown` event tells the
+    /// machine when the gateway will be back (`restartExpectedMs`); an event's number is checked for a gap.
     @inline(__always)
-    private func noteShutdown(_ frame: GatewayFrame) {
+    private func note(_ frame: GatewayFrame) {
+        if numbersEventsPerConnection, case .event(_, let seq?) = frame.kind { eventGap = eventNumbers.record(seq) } else { eventGap = nil }
         if frame.fields.event?.word == .shutdown { life.restartAnnounced(seconds: ReconnectSchedule.restartDelay(announcedBy: frame.payload)) }
     }
 
@@ -246,7 +256,7 @@ extension ConnectionFace {
         while true {
             if !consumerBehind {
                 if let frame = try pump.take() {
-                    noteShutdown(frame)
+                    note(frame)
                     return .frame(frame)
                 }
                 if !session.isOpen { continue }  // the next receive reports how it ended

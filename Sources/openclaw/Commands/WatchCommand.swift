@@ -183,7 +183,6 @@ final class Watcher {
     private func follow(_ session: GatewaySession, runner: ConnectionRunner, isReconnect: Bool) throws -> GatewayError {
         let context = self.context
         let hello = session.hello
-        var outer = SequenceTracker()
         var runs = RunSequences()
         var resyncID: String? = nil
         if isReconnect && resync {
@@ -223,10 +222,7 @@ final class Watcher {
                     if context.raw { context.printFrame(frame) }  // requests and frames of unknown types
                     continue
                 }
-                // v3 numbers broadcasts globally, so skips there are not loss of our data.
-                if let seq, hello.protocolVersion >= 4, let expected = outer.record(seq) {
-                    reportGap(expected: expected, received: seq, runID: nil)
-                }
+                if let seq, let expected = runner.eventGap { reportGap(expected: expected, received: seq, runID: nil) }
                 if let gap = runs.record(frame), let received = frame.fields.runSeq {
                     reportGap(expected: gap.expected, received: received, runID: gap.runID)
                 }

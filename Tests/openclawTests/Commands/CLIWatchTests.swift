@@ -94,6 +94,15 @@ import Testing
         #expect(result.stderr.contains("gave up after 2 retries"))
     }
 
+    /// The gateway's numbering skips one event in three (a lost event): protocol 4 numbers each
+    /// connection's events, so watch says so; protocol 3 numbers broadcasts globally, so it does not.
+    @Test(arguments: [4, 3]) func aSkipInTheEventNumbersIsReportedOnProtocolFour(_ version: Int) throws {
+        let gateway = try GatewayFixture(["--protocol", String(version), "--tick-ms", "20", "--fault", "seq-gap:3"])
+        let result = try gateway.run(["watch", "--event", "tick", "--count", "6"])
+        #expect(result.status == 0 && result.lines.count == 6)
+        #expect(result.stderr.contains("sequence gap") == (version == 4), "\(result.stderr)")
+    }
+
     @Test func filtersCountAndUntilFinal() throws {
         let gateway = try GatewayFixture(["--reply", "lorem:3"])
         let chatOnly = try gateway.cli.start(["watch", "--event", "chat", "--until-final"])

@@ -49,8 +49,9 @@ import Testing
         let clock = VirtualClock()
         let face: VirtualFace
         let runner: ConnectionRunner
-        /// The events the face was handed, by name.
+        /// The events the face was handed, by name, and the engine's event gap for each.
         private(set) var events: [String] = []
+        private(set) var gaps: [Int64?] = []
 
         init(_ answers: [ScriptedGateway.Answer], url: WebSocketURL? = nil, waitsForPairing: Bool = false,
              rules change: (inout ConnectionLife.Rules, VirtualClock) -> Void = { _, _ in }) throws {
@@ -79,7 +80,9 @@ import Testing
                     do {
                         while true {
                             switch try runner.next(until: end, alert: face.interruptDescriptor, input: -1) {
-                            case .frame(let frame): events.append(frame.eventName ?? "?")
+                            case .frame(let frame):
+                                events.append(frame.eventName ?? "?")
+                                gaps.append(runner.eventGap)
                             case .alert, .timeout: return nil
                             case .input: continue
                             }
@@ -249,5 +252,17 @@ import Testing
         // 0.25, 0.5, 1 s (each and an eighth at the draw 0.5); the next, 2 s, would pass the deadline.
         #expect(life.face.waits == [.refused(first: true), .refused(first: false), .refused(first: false)])
         #expect(life.face.connects == [0, 0.28125, 0.84375, 1.96875])
+    }
+
+    /// Protocol 4 numbers each connection's events: a skip is loss, told with the number expected.
+    /// Protocol 3 numbers broadcasts globally: a skip there is someone else's event.
+    @Test(arguments: [(4, [nil, nil, 3, nil] as [Int64?]), (3, [nil, nil, nil, nil])])
+    func theEventGapRuleIsTheEnginesForProtocolFour(_ version: Int, _ expected: [Int64?]) throws {
+        let life = try Life([.hello(tickMs: 30_000, protocol: version)])
+        for (moment, seq) in [(1.0, 1), (2, 2), (3, 4), (4, 5)] {
+            life.clock.at(moment) { life.gateway.send(event: "tick", payload: ["ts": 1], seq: seq, on: 0) }
+        }
+        #expect(life.run(until: 10) == nil)
+        #expect(life.gaps == expected)
     }
 }

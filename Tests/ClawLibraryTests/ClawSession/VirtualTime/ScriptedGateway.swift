@@ -11,8 +11,8 @@ import Glibc
 /// (`VirtualClock.at`) through `connection(_:)`, so that it happens at a known virtual moment.
 final class ScriptedGateway: @unchecked Sendable {
     enum Answer {
-        /// hello-ok with this tick interval.
-        case hello(tickMs: Int)
+        /// hello-ok with this tick interval, speaking `protocol` (3 or 4).
+        case hello(tickMs: Int, protocol: Int = 3)
         /// The pairing refusal; `held`: kept open for the decision (`waitForResolution`).
         case pairingRequired(requestId: String, held: Bool)
         /// The upgrade answered 503, the gateway's cap of unauthenticated sockets.
@@ -54,10 +54,11 @@ final class ScriptedGateway: @unchecked Sendable {
     /// The `index`th connection answered with a socket left open (hello-ok or a held pairing).
     func connection(_ index: Int) -> WebSocketConnection? { lock.withLock { served[index] } }
 
-    /// Sends an event on the `index`th connection.
-    func send(event: String, payload: JSONValue = [:], on index: Int) {
-        let frame: JSONValue = ["type": "event", "event": .string(event), "payload": payload]
-        try? connection(index)?.send(text: Array(frame.compactText.utf8), deadline: .after(seconds: 5))
+    /// Sends an event (numbered `seq`, if given) on the `index`th connection.
+    func send(event: String, payload: JSONValue = [:], seq: Int? = nil, on index: Int) {
+        var frame: JSONObject = ["type": "event", "event": .string(event), "payload": payload]
+        if let seq { frame["seq"] = JSONValue(seq) }
+        try? connection(index)?.send(text: Array(JSONValue.object(frame).compactText.utf8), deadline: .after(seconds: 5))
     }
 
     /// The control frames the client sent on the `index`th connection (its pings, its close), once the
@@ -125,9 +126,9 @@ final class ScriptedGateway: @unchecked Sendable {
         let id = (try? JSONValue.parse(request.bytes))?["id"] ?? "1"
         let reply: JSONValue
         switch answer {
-        case .hello(let tickMs):
+        case .hello(let tickMs, let version):
             reply = ["type": "res", "id": id, "ok": true, "payload": [
-                "type": "hello-ok", "protocol": 3, "server": ["version": "scripted", "connId": "c"],
+                "type": "hello-ok", "protocol": JSONValue(version), "server": ["version": "scripted", "connId": "c"],
                 "features": ["methods": [], "events": []], "snapshot": [:],
                 "policy": ["maxPayload": 1_048_576, "maxBufferedBytes": 1_048_576, "tickIntervalMs": JSONValue(tickMs)],
             ]]
