@@ -9,7 +9,8 @@
 /// so its every rule runs in virtual time in tests, the sans-I/O shape of quinn-proto's `Connection`.
 ///
 /// States: idle → connecting → open → (lost) → waiting → connecting …; a failed connect → waiting or
-/// ended; an interrupt or cancel ends it from any state.
+/// ended; an interrupt or cancel ends it from any state. Events come in through `handle(_:)` (the
+/// methods below are its cases, kept for tests that read as sentences).
 @_spi(Engine) public struct ConnectionLife: Sendable {
     /// What the face asks for: a one-shot command or a long-lived client, and which waits it accepts.
     @_spi(Engine) public struct Rules: Sendable {
@@ -79,6 +80,44 @@
         /// Connect again at `at` (nanoseconds), after the wait `why`; `seconds` is the delay.
         case retry(at: UInt64, seconds: Double, why: Wait)
         case end(Ending)
+        /// Nothing to do: the event only informed the machine.
+        case carryOn
+    }
+
+    /// What happened, as the driver tells it: one type, so that a life is a list of events — logged,
+    /// replayed, and tested as a table of events and the decisions they bring.
+    @_spi(Engine) public enum Event: Sendable {
+        /// An attempt starts (route, SSH, proxy, TLS, upgrade, handshake).
+        case connecting
+        /// The attempt failed with this error at `now`.
+        case connectFailed(GatewayError, now: UInt64)
+        /// The gateway let us in (hello-ok) at `now`.
+        case connected(tickIntervalMs: Int, now: UInt64)
+        /// A frame arrived on the open connection after hello-ok.
+        case heard
+        /// A `shutdown` event said the gateway will be back after this many seconds (nil: not said).
+        case restartAnnounced(seconds: Double?)
+        /// The open connection ended with this error at `now`.
+        case lost(GatewayError, now: UInt64)
+        /// A signal or a cancellation.
+        case interrupted
+        /// The face closed it.
+        case closed
+    }
+
+    /// Tells the machine what happened; what to do next (`carryOn` for an event that decides nothing).
+    @_spi(Engine) public mutating func handle(_ event: Event) -> Decision {
+        switch event {
+        case .connecting: connecting()
+        case .connectFailed(let error, let now): return connectFailed(error, now: now)
+        case .connected(let tickIntervalMs, let now): connected(tickIntervalMs: tickIntervalMs, now: now)
+        case .heard: heard()
+        case .restartAnnounced(let seconds): restartAnnounced(seconds: seconds)
+        case .lost(let error, let now): return lost(error, now: now)
+        case .interrupted: return interrupted()
+        case .closed: return closed()
+        }
+        return .carryOn
     }
 
     @_spi(Engine) public enum State: Sendable, Equatable {

@@ -107,7 +107,7 @@ extension ConnectionFace {
     @_spi(Engine) public func open() throws(ConnectStop) -> GatewaySession {
         close()
         while true {
-            life.connecting()
+            _ = life.handle(.connecting)
             if case .connecting(let attempt) = life.state { face.willConnect(attempt: attempt) }
             var error: GatewayError
             switch try attempt() {
@@ -121,10 +121,12 @@ extension ConnectionFace {
                 guard let undecided = try waitForDecision(pending) else { continue }
                 error = undecided
             }
-            switch life.connectFailed(error, now: clock.now) {
+            switch life.handle(.connectFailed(error, now: clock.now)) {
             case .retry(let at, let seconds, let why):
                 face.willWait(why, seconds: seconds, after: error)
                 try pause(until: Deadline(nanoseconds: at))
+            case .carryOn:
+                continue
             case .end(let ending):
                 if case .failed = ending, let failure = passingTunnelFailure, let route = options.sshRoute {
                     throw .tunnel(failure, route)
@@ -171,7 +173,7 @@ extension ConnectionFace {
         eventNumbers = SequenceTracker()
         numbersEventsPerConnection = session.hello.protocolVersion >= 4
         eventGap = nil
-        life.connected(tickIntervalMs: session.hello.tickIntervalMs, now: clock.now)
+        _ = life.handle(.connected(tickIntervalMs: session.hello.tickIntervalMs, now: clock.now))
         return session
     }
 
@@ -214,7 +216,7 @@ extension ConnectionFace {
 
     private func interrupted() -> ConnectionLife.Ending {
         close()
-        _ = life.interrupted()
+        _ = life.handle(.interrupted)
         return .interrupted
     }
 
@@ -243,7 +245,7 @@ extension ConnectionFace {
     @inline(__always)
     private func note(_ frame: GatewayFrame) {
         if numbersEventsPerConnection, case .event(_, let seq?) = frame.kind { eventGap = eventNumbers.record(seq) } else { eventGap = nil }
-        if frame.fields.event?.word == .shutdown { life.restartAnnounced(seconds: ReconnectSchedule.restartDelay(announcedBy: frame.payload)) }
+        if frame.fields.event?.word == .shutdown { _ = life.handle(.restartAnnounced(seconds: ReconnectSchedule.restartDelay(announcedBy: frame.payload))) }
     }
 
     /// One step of following the open connection: a frame already received, else a wait over the
@@ -303,14 +305,16 @@ extension ConnectionFace {
     /// ending. Returns the explained error.
     @discardableResult
     @_spi(Engine) public func lost(_ error: GatewayError) throws(ConnectStop) -> GatewayError {
-        if pump?.heardAfterHello == true { life.heard() }
+        if pump?.heardAfterHello == true { _ = life.handle(.heard) }
         let explained = explain(error)
         close()
         face.connectionLost(explained)
-        switch life.lost(explained, now: clock.now) {
+        switch life.handle(.lost(explained, now: clock.now)) {
         case .retry(let at, let seconds, let why):
             face.willWait(why, seconds: seconds, after: explained)
             try pause(until: Deadline(nanoseconds: at))
+            return explained
+        case .carryOn:
             return explained
         case .end(let ending):
             throw .ended(ending)
