@@ -42,20 +42,30 @@ struct RunStream {
     /// Events of the run held back until the ack: a gateway that never acks cannot grow them without bound.
     static let maxEarlyBytes = 16 * 1024 * 1024
     private let agentEvents: Bool
-    /// The run's one chat.abort: sent by the interrupt, or earlier by the blocked-stdout wait.
-    private let abort = SentAbort()
-    private var abortParams: JSONValue {
-        [ChatField.sessionKey: .string(context.sessionKey), ChatField.runId: .string(runID)]
-    }
+    /// The run's one `chat.abort`, decided in one place whoever asks first.
+    private let abort: RunAbort
 
-    final class SentAbort {
-        private(set) var id: String?
-        private var tried = false
+    /// The one place a run's abort is decided: the first ask sends `chat.abort`, and every ask gets that
+    /// request's id (nil if it could not go out). Asked by a signal while stdout is stuck behind a slow
+    /// reader (at once), by the signal's own handling, and by the command ending early (`--timeout`, a
+    /// closed reader, a protocol error): the run ends with the command, aborted once.
+    final class RunAbort {
+        private let session: GatewaySession
+        private let params: JSONValue
+        private var asked = false
+        private var id: String?
 
-        /// Sends with `send` the first time only; the request's id, if it went out.
+        init(session: GatewaySession, params: JSONValue) {
+            self.session = session
+            self.params = params
+        }
+
         @discardableResult
-        func once(_ send: () -> String?) -> String? {
-            if !tried { tried = true; id = send() }
+        func send(by deadline: Deadline) -> String? {
+            if !asked {
+                asked = true
+                id = try? session.send(method: GatewayMethod.chatAbort, params: params, deadline: deadline)
+            }
             return id
         }
     }
@@ -64,6 +74,7 @@ struct RunStream {
         self.context = context
         self.session = session
         self.runID = runID
+        abort = RunAbort(session: session, params: [ChatField.sessionKey: .string(context.sessionKey), ChatField.runId: .string(runID)])
         agentEvents = context.options.send.agentEvents
         renderer = ReplyRenderer(console: context.console, terminal: context.terminal, stream: context.options.send.stream)
     }
@@ -73,9 +84,7 @@ struct RunStream {
         // An interrupt while stdout is stuck behind a slow reader aborts the run at once; the rest of
         // the interrupt (what comes back, the exit status) follows once the output moves.
         let waiter = context.stdoutWaiter
-        waiter.onInterrupt = { [session, abort, abortParams] in
-            abort.once { try? session.send(method: GatewayMethod.chatAbort, params: abortParams, deadline: .after(seconds: 1)) }
-        }
+        waiter.onInterrupt = { [abort] in abort.send(by: .after(seconds: 1)) }
         defer { waiter.onInterrupt = nil }
         do {
             var attempt = 0
@@ -102,7 +111,7 @@ struct RunStream {
     /// went), its answer awaited at most 2 s, nothing more printed. `--no-wait` never gets here.
     private func abandon(_ loop: FrameLoop) {
         let deadline = Deadline.after(seconds: 2)
-        guard let id = abort.once({ try? session.send(method: GatewayMethod.chatAbort, params: abortParams, deadline: deadline) }) else { return }
+        guard let id = abort.send(by: deadline) else { return }
         loop.reportsSignals = false
         while case .frame(let frame)? = try? loop.next(until: deadline), frame.responseID != id {}
     }
@@ -239,7 +248,7 @@ struct RunStream {
         // What comes back is printed while the signal's grace lasts, never longer: the exit follows
         // within 2 s of the signal whatever the gateway and the reader of stdout do.
         let deadline = min(context.deadline, context.signals.exitDeadline)
-        if let id = abort.once({ try? session.send(method: GatewayMethod.chatAbort, params: abortParams, deadline: deadline) }) {
+        if let id = abort.send(by: deadline) {
             var sawResponse = false, sawEnd = false
             loop.reportsSignals = false  // the signal is being acted on
             while !(sawResponse && sawEnd) {
