@@ -2,40 +2,63 @@ import Glibc
 
 /// A snapshot of environment variables, so resolution is a pure function of its inputs
 /// (tests pass their own dictionary instead of mutating the process environment).
+///
+/// Kept as a list searched in order, not a dictionary: a command reads a few dozen variables at most,
+/// and a `[String: String]` built at start-up costs the runtime's first look for `String: Hashable`
+/// across every conformance record (about 0.2 M instructions of `openclaw version`; bench/README.md).
 @_spi(Engine) public struct Environment: Sendable, Equatable {
-    @_spi(Engine) public var values: [String: String]
+    private var entries: [Variable]
 
-    @_spi(Engine) public init(_ values: [String: String] = [:]) { self.values = values }
+    private struct Variable: Sendable, Equatable {
+        let name: String
+        let value: String
+    }
+
+    @_spi(Engine) public init(_ values: [String: String] = [:]) {
+        entries = values.map { Variable(name: $0.key, value: $0.value) }
+    }
+
+    /// Every variable, for a child process's environment.
+    @_spi(Engine) public var values: [String: String] {
+        var values: [String: String] = [:]
+        for variable in entries where values[variable.name] == nil { values[variable.name] = variable.value }
+        return values
+    }
 
     /// The process environment as it is now, read from `environ`.
     @_spi(Engine) public static func current() -> Environment {
-        var values: [String: String] = [:]
+        var environment = Environment()
         var cursor = environ
         // Split at the first "=" byte, as getenv(3) does (a Character search per variable was the larger
-        // part of `openclaw version`; bench/README.md).
+        // part of `openclaw version`; bench/README.md). The first definition wins, as getenv(3)'s does:
+        // the subscript searches from the start.
         while let entry = cursor.pointee {
             let length = strlen(entry)
             entry.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
                 let text = UnsafeBufferPointer(start: bytes, count: length)
                 if let equals = text.firstIndex(of: UInt8(ascii: "=")) {
-                    let name = String(decoding: UnsafeBufferPointer(rebasing: text[..<equals]), as: UTF8.self)
-                    // First definition wins, as getenv(3) does.
-                    if values[name] == nil {
-                        values[name] = String(decoding: UnsafeBufferPointer(rebasing: text[(equals + 1)...]), as: UTF8.self)
-                    }
+                    environment.entries.append(Variable(
+                        name: String(decoding: UnsafeBufferPointer(rebasing: text[..<equals]), as: UTF8.self),
+                        value: String(decoding: UnsafeBufferPointer(rebasing: text[(equals + 1)...]), as: UTF8.self)))
                 }
             }
             cursor += 1
         }
-        return Environment(values)
+        return environment
     }
 
-    @_spi(Engine) public subscript(name: String) -> String? { values[name] }
+    @_spi(Engine) public subscript(name: String) -> String? {
+        for variable in entries where variable.name == name { return variable.value }
+        return nil
+    }
+
+    /// Equal when they define the same variables (the first definition of each), in any order.
+    @_spi(Engine) public static func == (a: Environment, b: Environment) -> Bool { a.values == b.values }
 
     /// The value with surrounding whitespace removed, or nil when unset or blank
     /// (the official CLI's `trimToUndefined`).
     @_spi(Engine) public func trimmed(_ name: String) -> String? {
-        guard let raw = values[name] else { return nil }
+        guard let raw = self[name] else { return nil }
         let value = TextTrim.trimmed(raw)
         return value.isEmpty ? nil : value
     }

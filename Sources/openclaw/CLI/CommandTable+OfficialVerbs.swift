@@ -36,7 +36,7 @@ extension CommandTable {
                 FlagSpec(long: "agent", value: .text, placeholder: "ID", help: "the agent id", binding: .text { $0.agent.agent = $1 }),
                 FlagSpec(long: "model", value: .text, placeholder: "ID", help: "model for this turn (provider/model or id)", binding: .text { $0.agent.model = $1 }),
                 FlagSpec(long: "thinking", value: .choice(AgentCommand.thinkingLevels), placeholder: "LEVEL",
-                         help: "thinking level: " + AgentCommand.thinkingLevels.joined(separator: ", "), binding: .text { $0.agent.thinking = $1 }),
+                         help: "thinking level: " + AgentCommand.thinkingLevelList, binding: .text { $0.agent.thinking = $1 }),
                 FlagSpec(long: "verbose", value: .choice(["on", "off"]), placeholder: "on|off",
                          help: "accepted for compatibility (the official CLI's local verbosity; not sent)", binding: .text { $0.agent.verbose = $1 }),
                 FlagSpec(long: "channel", value: .text, placeholder: "CHANNEL", help: "delivery channel", binding: .text { $0.agent.channel = $1 }),

@@ -51,7 +51,7 @@ enum OfficialLogLevel {
     static let all = ["silent", "fatal", "error", "warn", "info", "debug", "trace"]
     /// The levels that show no warning or note: ours are diagnostics of that kind, so these quiet
     /// them as `--quiet` does (the final error line still shows). The others change nothing.
-    static let quiet: Set = ["silent", "fatal", "error"]
+    static let quiet = ["silent", "fatal", "error"]  // not a Set: see Environment (start-up)
 
     static func quiets(_ level: String?) -> Bool { level.map(quiet.contains) ?? false }
 }
