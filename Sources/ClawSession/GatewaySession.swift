@@ -16,7 +16,7 @@
     private let tracer: (@Sendable (TraceDirection, JSONValue) -> Void)?
     private var nextRequestNumber = 1
     /// Ids sent and not yet finally answered: a `res` for any other id is unexpected.
-    private var pendingRequests: Set<String> = []
+    private var pendingRequests = PendingRequestIDs()
     /// The latest long strings received (a streamed reply's text): the next frame checks only what follows them.
     private let longStrings = LongStringMemo()
 

@@ -50,7 +50,7 @@
 
     /// A string setting after `${VAR}` substitution, trimmed; nil when absent or blank.
     func string(_ keys: String..., environment: Environment) throws(ConfigError) -> String? {
-        let key = keys.joined(separator: ".")
+        let key = Self.dotted(keys)
         guard let value = valueAt(keys), !value.isNull else { return nil }
         guard let text = value.stringValue else { throw .configInvalid(path: path, key: key, expected: "a string") }
         return TextTrim.nonEmpty(try ConfigText.substitute(text, key: key, path: path, environment: environment))
@@ -58,25 +58,26 @@
 
     /// A TCP port setting (1–65535).
     func port(_ keys: String...) throws(ConfigError) -> Int? {
-        let key = keys.joined(separator: ".")
         guard let value = valueAt(keys), !value.isNull else { return nil }
         guard let port = value.intValue ?? value.doubleValue.flatMap({ Int(exactly: $0) }), port > 0, port <= 65535
-        else { throw .configInvalid(path: path, key: key, expected: "a port number (1-65535)") }
+        else { throw .configInvalid(path: path, key: Self.dotted(keys), expected: "a port number (1-65535)") }
         return port
     }
 
     func bool(_ keys: String...) throws(ConfigError) -> Bool? {
-        let key = keys.joined(separator: ".")
         guard let value = valueAt(keys), !value.isNull else { return nil }
-        guard let flag = value.boolValue else { throw .configInvalid(path: path, key: key, expected: "true or false") }
+        guard let flag = value.boolValue else { throw .configInvalid(path: path, key: Self.dotted(keys), expected: "true or false") }
         return flag
     }
 
     func secretInput(_ keys: String...) throws(ConfigError) -> SecretInput { try secretInput(keys) }
 
     func secretInput(_ keys: [String]) throws(ConfigError) -> SecretInput {
-        try SecretInput.parse(valueAt(keys), key: keys.joined(separator: "."), path: path, defaults: secretDefaults)
+        try SecretInput.parse(valueAt(keys), key: Self.dotted(keys), path: path, defaults: secretDefaults)
     }
+
+    /// `gateway.auth.token` from its keys.
+    static func dotted(_ keys: [String]) -> String { StringJoin.join(keys, separator: ".") }
 
     /// `secrets.defaults.<source>`: the provider alias of refs that name none.
     var secretDefaults: SecretDefaults {

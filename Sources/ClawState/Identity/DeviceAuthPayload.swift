@@ -7,10 +7,10 @@
         deviceId: String, clientId: String, clientMode: String, role: String,
         scopes: [String], signedAtMs: Int64, token: String?, nonce: String
     ) -> String {
-        [
-            "v2", deviceId, clientId, clientMode, role, scopes.joined(separator: ","),
+        StringJoin.join([
+            "v2", deviceId, clientId, clientMode, role, StringJoin.join(scopes, separator: ","),
             String(signedAtMs), token ?? "", nonce,
-        ].joined(separator: "|")
+        ], separator: "|")
     }
 
     /// v2's fields plus `|platform|deviceFamily`, each trimmed and ASCII-lowercased (`A`–`Z` only).
@@ -19,11 +19,11 @@
         scopes: [String], signedAtMs: Int64, token: String?, nonce: String,
         platform: String?, deviceFamily: String?
     ) -> String {
-        [
-            "v3", deviceId, clientId, clientMode, role, scopes.joined(separator: ","),
+        StringJoin.join([
+            "v3", deviceId, clientId, clientMode, role, StringJoin.join(scopes, separator: ","),
             String(signedAtMs), token ?? "", nonce,
             normalizeMetadata(platform), normalizeMetadata(deviceFamily),
-        ].joined(separator: "|")
+        ], separator: "|")
     }
 
     /// Trims whitespace like JavaScript's `String.prototype.trim` and lowercases only ASCII letters,

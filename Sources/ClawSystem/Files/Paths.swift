@@ -36,7 +36,7 @@
             }
             parts.append(part)
         }
-        let body = parts.joined(separator: "/")
+        let body = StringJoin.join(parts.map(String.init), separator: "/")
         if absolute { return "/" + body }
         return body.isEmpty ? "." : body
     }

@@ -79,7 +79,9 @@
 
     /// For people: a query, which may carry a credential (`?token=…`), is shown as `?<redacted>`.
     @_spi(Engine) public var description: String {
-        let shown = path.firstIndex(of: "?").map { path[..<$0] + "?<redacted>" } ?? Substring(path)
+        // Strings throughout: `Substring + String` is the generic `append(contentsOf:)`, whose first
+        // use looks its associated types up at run time (0.1 M instructions of a one-shot command).
+        let shown = path.firstIndex(of: "?").map { String(path[..<$0]) + "?<redacted>" } ?? path
         return (isSecure ? "wss://" : "ws://") + hostHeader + shown
     }
 

@@ -11,14 +11,8 @@
 enum AgentCommand {
     /// The official `--thinking` levels (2026.9.4 help).
     static let thinkingLevels = ["off", "minimal", "low", "medium", "high", "xhigh", "adaptive", "max", "ultra"]
-    /// The levels as the help lists them. Joined by hand: the command table is built by every command,
-    /// `version` too, and the generic `joined(separator:)` looked up its witnesses at run time (0.1 M
-    /// instructions).
-    static var thinkingLevelList: String {
-        var list = ""
-        for level in thinkingLevels { list += list.isEmpty ? level : ", " + level }
-        return list
-    }
+    /// The levels as the help lists them (every command builds the table, `version` too).
+    static var thinkingLevelList: String { StringJoin.join(thinkingLevels, separator: ", ") }
     static let defaultTimeoutSeconds = 600
     /// The official `--message-file` cap.
     static let messageFileLimit = 4 * 1024 * 1024
