@@ -2,8 +2,8 @@
 @_spi(Engine) import ClawCrypto
 
 /// A gateway connection's whole life as a machine that decides and never acts: connect attempts and
-/// every wait-out between them, reconnecting, and why it ended (the open link's own rule, pings and
-/// silence, is `KeepAlive`, which the driver's pump runs with the same injected time). A driver
+/// every wait-out between them, the open link's pings and silence (`KeepAlive`'s rule), reconnecting,
+/// and why it ended; `nextDeadline` is the one moment the driver must wake for. A driver
 /// (the CLI's command loop, the library's I/O thread) performs what it decides — dials, waits, pings,
 /// closes — and feeds it what happened; time (`now`, nanoseconds) and chance (`random`, 0…1) are inputs,
 /// so its every rule runs in virtual time in tests, the sans-I/O shape of quinn-proto's `Connection`.
@@ -27,6 +27,8 @@
         @_spi(Engine) public var waitsForPairing = false
         /// One-shot: no wait may end after this (nanoseconds; `.max`: none).
         @_spi(Engine) public var deadline = UInt64.max
+        /// A WebSocket ping this often while the connection is open (`KeepAlive`).
+        @_spi(Engine) public var pingInterval = KeepAlive.defaultPingInterval
 
         /// A gateway not listening yet: 0.25 s doubling to 2 s (as curl's retries grow).
         @_spi(Engine) public static let refusedBackoff = Backoff(base: 0.25, maximum: 2)
@@ -82,6 +84,11 @@
         case end(Ending)
         /// Nothing to do: the event only informed the machine.
         case carryOn
+        /// Send a WebSocket ping on the open connection (a link check).
+        case ping
+        /// The gateway has been silent too long (a link check): close the connection 4000, then tell
+        /// the machine it was lost with this error.
+        case closeSilentLink(GatewayError)
     }
 
     /// What happened, as the driver tells it: one type, so that a life is a list of events — logged,
@@ -95,6 +102,9 @@
         case connected(tickIntervalMs: Int, now: UInt64)
         /// A frame arrived on the open connection after hello-ok.
         case heard
+        /// The driver is about to wait on the open connection at `now`; `heard`: a frame arrived (or was
+        /// read ahead) since the last check. Answered with `.ping`, `.closeSilentLink`, or `.carryOn`.
+        case linkCheck(now: UInt64, heard: Bool)
         /// A `shutdown` event said the gateway will be back after this many seconds (nil: not said).
         case restartAnnounced(seconds: Double?)
         /// The open connection ended with this error at `now`.
@@ -112,6 +122,7 @@
         case .connectFailed(let error, let now): return connectFailed(error, now: now)
         case .connected(let tickIntervalMs, let now): connected(tickIntervalMs: tickIntervalMs, now: now)
         case .heard: heard()
+        case .linkCheck(let now, let heard): return linkCheck(now: now, heard: heard)
         case .restartAnnounced(let seconds): restartAnnounced(seconds: seconds)
         case .lost(let error, let now): return lost(error, now: now)
         case .interrupted: return interrupted()
@@ -138,6 +149,8 @@
     private var pairingAttempts = 0
     private var admissionAttempts = 0
     private var everConnected = false
+    /// The open connection's link rule (nil while not open).
+    private var keepAlive: KeepAlive?
 
     /// `random` gives 0…1 for the jitter (default: the system's CSPRNG).
     @_spi(Engine) public init(_ rules: Rules, random: @escaping @Sendable () -> Double = ConnectionLife.secureRandom) {
@@ -168,6 +181,21 @@
         everConnected = true
         heardSinceHello = false
         rules.schedule.restartDelay = nil
+        keepAlive = KeepAlive(tickIntervalMs: tickIntervalMs, pingInterval: rules.pingInterval, now: now)
+    }
+
+    /// The driver is about to wait on the open connection: a ping when one is due, the link lost when
+    /// the gateway has been silent for two ticks.
+    @_spi(Engine) public mutating func linkCheck(now: UInt64, heard: Bool) -> Decision {
+        guard case .open = state, var link = keepAlive else { return .carryOn }
+        if heard { link.heardFromGateway(now: now) }
+        let due = link.due(now: now)
+        keepAlive = link
+        switch due {
+        case .nothing: return .carryOn
+        case .ping: return .ping
+        case .silence: return .closeSilentLink(link.silenceError)
+        }
     }
 
     /// A frame arrived on the open connection after hello-ok: the link was healthy.
@@ -190,6 +218,7 @@
 
     /// The open connection ended with `error` at `now`.
     @_spi(Engine) public mutating func lost(_ error: GatewayError, now: UInt64) -> Decision {
+        keepAlive = nil
         guard rules.reconnects, error.isRetryable else { return end(.failed(error)) }
         let healthy = heardSinceHello || wasUpLongEnough(now: now)
         return reconnectOrEnd(rules.schedule.connectionLost(error, healthy: healthy, random: random()), error, now: now,
@@ -202,10 +231,14 @@
     /// The face closes it.
     @_spi(Engine) public mutating func closed() -> Decision { end(.closed) }
 
-    /// When the driver must connect again (while waiting); `UInt64.max`: no timer.
+    /// The one moment the driver must wake for: the next attempt (while waiting), the next link check
+    /// (while open: a ping due, or the silence limit); `UInt64.max`: none.
     @_spi(Engine) public var nextDeadline: UInt64 {
-        if case .waiting(let until) = state { return until }
-        return .max
+        switch state {
+        case .waiting(let until): return until
+        case .open: return keepAlive?.nextCheck ?? .max
+        default: return .max
+        }
     }
 
     // MARK: Rules
@@ -267,6 +300,7 @@
     }
 
     private mutating func end(_ ending: Ending) -> Decision {
+        keepAlive = nil
         state = .ended
         return .end(ending)
     }

@@ -57,7 +57,6 @@ extension ConnectionFace {
     @exclusivity(unchecked) private var pump: GatewayPump?
     private let connector: GatewayConnector
     private unowned let face: any ConnectionFace
-    private let pingInterval: Double
     /// Every time the driver and its pump read or wait on (virtual in tests).
     private let clock: any EngineClock
     /// The latest attempt's tunnel failure that may pass: the one named when the life ends on it.
@@ -75,8 +74,9 @@ extension ConnectionFace {
                               clock: any EngineClock = SystemEngineClock.shared) {
         self.options = options
         self.face = face
-        self.pingInterval = pingInterval
         self.clock = clock
+        var rules = rules
+        rules.pingInterval = pingInterval
         life = ConnectionLife(rules, random: random)
         connector = GatewayConnector(options: options, environment: environment, interrupt: face.interruptDescriptor, clock: clock)
     }
@@ -125,8 +125,8 @@ extension ConnectionFace {
             case .retry(let at, let seconds, let why):
                 face.willWait(why, seconds: seconds, after: error)
                 try pause(until: Deadline(nanoseconds: at))
-            case .carryOn:
-                continue
+            case .carryOn, .ping, .closeSilentLink:
+                continue  // not answers to a failed connect
             case .end(let ending):
                 if case .failed = ending, let failure = passingTunnelFailure, let route = options.sshRoute {
                     throw .tunnel(failure, route)
@@ -169,7 +169,7 @@ extension ConnectionFace {
 
     private func opened(_ session: GatewaySession) -> GatewaySession {
         self.session = session
-        pump = GatewayPump(session: session, pingInterval: pingInterval, clock: clock)
+        pump = GatewayPump(session: session, clock: clock)
         eventNumbers = SequenceTracker()
         numbersEventsPerConnection = session.hello.protocolVersion >= 4
         eventGap = nil
@@ -267,7 +267,17 @@ extension ConnectionFace {
             // Frames read while the consumer was behind (pings answered meanwhile) are taken before waiting.
             if !consumerBehind && session.hasBufferedInput { continue }
             if clock.hasPassed(deadline) { return .timeout }
-            let ready = try pump.wait(alert, input, until: deadline, consumerBehind: consumerBehind)
+            // The machine's link check, then one wait until the earlier of the caller's deadline and
+            // the machine's next one (a ping due, the silence limit).
+            switch life.handle(.linkCheck(now: clock.now, heard: pump.heardSinceLastWait(consumerBehind: consumerBehind))) {
+            case .ping: try session.ping(deadline: clock.deadline(after: 5))
+            case .closeSilentLink(let error):
+                session.close(code: 4000, reason: "tick timeout")
+                throw error
+            case .carryOn, .retry, .end: break
+            }
+            let ready = try pump.wait(alert, input, until: min(deadline, Deadline(nanoseconds: life.nextDeadline)),
+                                      consumerBehind: consumerBehind)
             if ready.first { return .alert }
             if ready.second { return .input }
         }
@@ -314,8 +324,8 @@ extension ConnectionFace {
             face.willWait(why, seconds: seconds, after: explained)
             try pause(until: Deadline(nanoseconds: at))
             return explained
-        case .carryOn:
-            return explained
+        case .carryOn, .ping, .closeSilentLink:
+            return explained  // not answers to a loss
         case .end(let ending):
             throw .ended(ending)
         }

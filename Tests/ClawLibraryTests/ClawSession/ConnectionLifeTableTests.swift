@@ -11,6 +11,8 @@ import Testing
     static func said(_ decision: ConnectionLife.Decision, now: UInt64) -> String {
         switch decision {
         case .carryOn: return "carry on"
+        case .ping: return "ping"
+        case .closeSilentLink(let error): return "close silent link: \(error)"
         case .retry(let at, let seconds, let why):
             #expect(at == now + UInt64(seconds * 1e9), "retry at now + seconds")
             return "retry after \(seconds) s: \(why)"
@@ -28,7 +30,7 @@ import Testing
         for (index, (event, expected)) in table.enumerated() {
             let now: UInt64
             switch event {
-            case .connectFailed(_, let at), .lost(_, let at), .connected(_, let at): now = at
+            case .connectFailed(_, let at), .lost(_, let at), .connected(_, let at), .linkCheck(let at, _): now = at
             default: now = 0
             }
             #expect(said(life.handle(event), now: now) == expected, "row \(index + 1): \(event)", sourceLocation: sourceLocation)
@@ -97,5 +99,36 @@ import Testing
             (.closed, "end: closed"),
         ])
         #expect(life.state == .ended)
+    }
+
+    /// The open link's rule, as the driver's waits ask it: a ping every 15 s, the link lost after two
+    /// silent ticks, and a frame heard starting the silence again.
+    @Test func theOpenLinkIsPingedAndASilentOneIsClosed() {
+        var life = ConnectionLife(ConnectionLife.Rules())
+        let s = Self.second
+        let silence = GatewayError.connectionLost("no frame from the gateway for 60 s (2 × tickIntervalMs)", closeCode: 4000)
+        Self.replay(&life, [
+            (.connecting, "carry on"),
+            (.connected(tickIntervalMs: 30_000, now: 0), "carry on"),
+            (.linkCheck(now: 14 * s, heard: false), "carry on"),
+            (.linkCheck(now: 15 * s, heard: false), "ping"),
+            (.linkCheck(now: 29 * s, heard: true), "carry on"),  // the silence starts again at 29 s
+            (.linkCheck(now: 60 * s, heard: false), "ping"),
+            (.linkCheck(now: 88 * s, heard: false), "ping"),  // the one due at 75 s
+            (.linkCheck(now: 89 * s, heard: false), "close silent link: \(silence)"),
+            (.lost(silence, now: 89 * s), "end: failed: \(silence)"),
+        ])
+        #expect(life.nextDeadline == .max)
+    }
+
+    @Test func theNextDeadlineIsTheMachinesOneTimer() {
+        var life = ConnectionLife(ConnectionLife.Rules())
+        let s = Self.second
+        #expect(life.nextDeadline == .max)
+        _ = life.handle(.connecting)
+        _ = life.handle(.connected(tickIntervalMs: 10_000, now: 0))
+        #expect(life.nextDeadline == 15 * s, "the first ping (the silence limit is 20 s)")
+        _ = life.handle(.linkCheck(now: 15 * s, heard: false))
+        #expect(life.nextDeadline == 20 * s, "the silence limit, before the next ping at 30 s")
     }
 }
