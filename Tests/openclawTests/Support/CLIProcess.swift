@@ -78,7 +78,7 @@ final class CLIProcess: @unchecked Sendable {
         FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
         process.executableURL = executable ?? BuiltProducts.executable("openclaw")
         process.arguments = arguments
-        process.environment = environment
+        process.environment = Emulation.childEnvironment(environment)
         // The child gets its own copies of these descriptors; ours are closed once it runs (Foundation
         // keeps a finished Process, and its handles, alive long after this object: a suite of hundreds
         // of runs otherwise piles up thousands of open files in the test process).

@@ -26,6 +26,7 @@ final class SimulatorProcess: @unchecked Sendable {
         }
         process.executableURL = BuiltProducts.executable("openclaw-gateway-sim")
         process.arguments = arguments
+        process.environment = Emulation.childEnvironment(ProcessInfo.processInfo.environment)
         process.standardOutput = stdoutPipe
         try process.run()
         guard let line = Self.readLine(stdoutPipe.fileHandleForReading.fileDescriptor, timeout: timeout) else {
