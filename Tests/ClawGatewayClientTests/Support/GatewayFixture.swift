@@ -29,11 +29,17 @@ final class GatewayFixture: @unchecked Sendable {
     }
 
     /// The frames the gateway received (`dir: in`), in order.
-    func received() -> [JSONValue] {
-        // Only the inbound lines are parsed: the outbound ones (a long reply's deltas) can be megabytes.
-        let inbound = Array(#"{"dir":"in""#.utf8)
+    func received() -> [JSONValue] { frames(#"in"#) }
+
+    /// The frames the gateway sent (`dir: out`), in order.
+    func sent() -> [JSONValue] { frames(#"out"#) }
+
+    /// The frames logged in one direction. Only those lines are parsed: the outbound ones (a long
+    /// reply's deltas) can be megabytes.
+    private func frames(_ direction: String) -> [JSONValue] {
+        let prefix = Array(#"{"dir":"\#(direction)""#.utf8)
         return logBytes().split(separator: UInt8(ascii: "\n"))
-            .filter { $0.starts(with: inbound) }
+            .filter { $0.starts(with: prefix) }
             .compactMap { try? JSONValue(parsing: Array($0))["frame"] }
     }
 
