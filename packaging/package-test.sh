@@ -47,6 +47,12 @@ static_pie() {
     [ -z "$needed" ] || { echo "needs $needed"; return 1; }
     file -b "$1" | grep -q 'static-pie linked' || { file -b "$1"; return 1; }
 }
+# without_dispatch BINARY: no libdispatch (its root queue's label is a string any build of it keeps,
+# stripped or not). The command line uses threads, not Swift concurrency; a stray main-actor reference
+# links the concurrency runtime and libdispatch, whose tables every start then relocates.
+without_dispatch() {
+    ! grep -aq 'com.apple.root.default-qos' "$1" || { echo "libdispatch is linked in"; return 1; }
+}
 # hardened BINARY: position-independent, relocations read-only after start (BIND_NOW + GNU_RELRO), no
 # executable stack: what lintian's and Debian's hardening checks look for.
 hardened() {
@@ -164,6 +170,7 @@ LIST
             <(cat man/openclaw.1 completions/openclaw.bash completions/_openclaw completions/openclaw.fish)
     check "tarball: a static PIE that needs no shared library" static_pie "$binary"
     check "tarball: hardened (PIE, full RELRO, non-executable stack)" hardened "$binary"
+    check "tarball: no concurrency runtime or libdispatch to relocate at start" without_dispatch "$binary"
     check "tarball: no RPATH/RUNPATH" same "$("$objdump" -p "$binary" | awk '$1 == "RPATH" || $1 == "RUNPATH"')" ""
     check "tarball: env -i openclaw --version" same "$(env -i "$binary" --version)" "$expected_version"
     if start_simulator; then
