@@ -85,6 +85,18 @@ json_seeds = frames + [
     "[" * 40 + "]" * 40,
 ]
 for k, s in enumerate(json_seeds): put("json", "seed-%02d" % k, s)
+# Pairs split by a NUL byte: the harness learns the first frame's layout, then reads the second through it.
+json_pairs = [
+    ('{"type":"event","event":"chat","payload":{"runId":"r1","sessionKey":"main","seq":1,"state":"delta",'
+     '"message":{"role":"assistant","content":[{"type":"text","text":"Hel"}],"timestamp":1795953465765},"deltaText":"Hel"},"seq":1}',
+     '{"type":"event","event":"chat","payload":{"runId":"r2","sessionKey":"agent:a","seq":-12,"state":"final",'
+     '"message":{"role":"assistant","content":[{"type":"text","text":"Hello \\u00e9\\n"}],"timestamp":1.5e3},"deltaText":"\u00e9"},"seq":22}'),
+    ('{"type":"res","id":"1","ok":true,"payload":{"seq":[1,2],"seq":3,"token":"t"}}',
+     '{"type":"res","id":"x\\y","ok":true,"payload":{"seq":[7,8],"seq":"9","token":"u"}}'),
+    ('{"seq":"a","seq":1,"type":"req","id":"7","method":"chat.send","params":{}}',
+     '{"seq":"b","seq":2,"type":"req","id":"8","method":"chat.abort","params":{}}'),
+]
+for k, (a, b) in enumerate(json_pairs): put("json", "pair-%02d" % k, a + "\0" + b)
 
 # 3: JSON5 configs.
 json5_seeds = [

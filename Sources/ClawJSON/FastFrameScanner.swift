@@ -134,7 +134,7 @@ enum FastFrameScanner {
     /// sets `value` to what `JSONReader.int64` reads from it. The usual seq, up to 18 digits without
     /// a sign, a leading zero, a fraction or an exponent, is read in the one pass that finds its end.
     @inline(__always)
-    private static func sequenceNumber(_ base: UnsafePointer<UInt8>, _ count: Int, _ i: inout Int,
+    static func sequenceNumber(_ base: UnsafePointer<UInt8>, _ count: Int, _ i: inout Int,
                                        into value: inout Int64?) -> Bool {
         let start = i
         if base[start] != UInt8(ascii: "0") {
@@ -307,7 +307,7 @@ enum FastFrameScanner {
 
     /// `JSONReader.knownWord` on one 8-byte load when that many bytes are readable at `p`.
     @inline(__always)
-    private static func routingWord(_ p: UnsafePointer<UInt8>, _ length: Int, _ available: Int) -> RoutingWord {
+    static func routingWord(_ p: UnsafePointer<UInt8>, _ length: Int, _ available: Int) -> RoutingWord {
         guard length >= 3 && length <= 8 else { return .other }
         guard available >= 8 else { return JSONReader.knownWord(UnsafeBufferPointer(start: p, count: length)) }
         let word = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self).littleEndian
@@ -349,7 +349,7 @@ enum FastFrameScanner {
     /// The closing quote of a string starting at `from` that holds only ASCII without escapes or
     /// control characters; nil otherwise.
     @inline(__always)
-    private static func keyEnd(_ base: UnsafePointer<UInt8>, _ count: Int, from: Int) -> Int? {
+    static func keyEnd(_ base: UnsafePointer<UInt8>, _ count: Int, from: Int) -> Int? {
         var j = from
         let quotes: UInt64 = 0x2222_2222_2222_2222
         while j &+ 8 <= count {
@@ -371,7 +371,7 @@ enum FastFrameScanner {
     /// The closing quote of a valid string starting at `from` (simple escapes, `\u` outside the
     /// surrogates, UTF-8 checked); nil for anything else.
     @inline(__always)
-    private static func stringEnd(_ base: UnsafePointer<UInt8>, _ count: Int, from: Int) -> Int? {
+    static func stringEnd(_ base: UnsafePointer<UInt8>, _ count: Int, from: Int) -> Int? {
         var j = from
         let quotes: UInt64 = 0x2222_2222_2222_2222
         while true {
@@ -431,7 +431,7 @@ enum FastFrameScanner {
 
     /// The end of the strict JSON number at `from`, or nil.
     @inline(__always)
-    private static func numberEnd(_ base: UnsafePointer<UInt8>, _ count: Int, from: Int) -> Int? {
+    static func numberEnd(_ base: UnsafePointer<UInt8>, _ count: Int, from: Int) -> Int? {
         var j = from
         if base[j] == UInt8(ascii: "-") { j &+= 1 }
         guard j < count, isDigit(base[j]) else { return nil }

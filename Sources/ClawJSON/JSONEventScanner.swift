@@ -17,10 +17,15 @@
     }
 
     /// The same, into `fields` (which must be fresh): a frame is ~200 bytes, not copied on the way.
-    @_spi(Engine) public static func scan(_ bytes: UnsafeRawBufferPointer, into fields: inout ScannedFrame, maxDepth: Int = 256) throws(JSONError) {
+    /// `shapes`: the layouts of the connection's latest frames (`FrameShapes`), to check a frame laid out
+    /// like one of them segment by segment.
+    @_spi(Engine) public static func scan(_ bytes: UnsafeRawBufferPointer, into fields: inout ScannedFrame, maxDepth: Int = 256,
+                                          shapes: FrameShapes? = nil) throws(JSONError) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { throw JSONError("empty input", offset: 0) }
         let start = base.assumingMemoryBound(to: UInt8.self)
-        if FastFrameScanner.scan(start, count: bytes.count, maxDepth: maxDepth, into: &fields) { return }
+        if let shapes {
+            if shapes.scan(start, count: bytes.count, maxDepth: maxDepth, into: &fields, knownFrom: -1, knownTo: -1) { return }
+        } else if FastFrameScanner.scan(start, count: bytes.count, maxDepth: maxDepth, into: &fields) { return }
         var reader = JSONReader(base: start, count: bytes.count, maxDepth: maxDepth, json5: false, rejectDuplicateKeys: false)
         fields = try reader.scanFrame()
     }
@@ -28,12 +33,15 @@
     /// The same for a frame holding a string whose first bytes were checked before (`LongStringMemo`):
     /// what it accepts and the fields it reads are exactly `scan`'s; only the known bytes are not read again.
     @_spi(Engine) public static func scan(_ bytes: UnsafeRawBufferPointer, into fields: inout ScannedFrame, known: KnownString,
-                                          maxDepth: Int = 256) throws(JSONError) {
+                                          maxDepth: Int = 256, shapes: FrameShapes? = nil) throws(JSONError) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { throw JSONError("empty input", offset: 0) }
         let start = base.assumingMemoryBound(to: UInt8.self)
-        guard known.open >= 0, known.contentEnd < bytes.count else { return try scan(bytes, into: &fields, maxDepth: maxDepth) }
-        if FastFrameScanner.scan(start, count: bytes.count, maxDepth: maxDepth, into: &fields,
-                                 knownFrom: known.open + 1, knownTo: known.contentEnd) { return }
+        guard known.open >= 0, known.contentEnd < bytes.count else { return try scan(bytes, into: &fields, maxDepth: maxDepth, shapes: shapes) }
+        if let shapes {
+            if shapes.scan(start, count: bytes.count, maxDepth: maxDepth, into: &fields,
+                           knownFrom: known.open + 1, knownTo: known.contentEnd) { return }
+        } else if FastFrameScanner.scan(start, count: bytes.count, maxDepth: maxDepth, into: &fields,
+                                        knownFrom: known.open + 1, knownTo: known.contentEnd) { return }
         fields = ScannedFrame()
         var reader = JSONReader(base: start, count: bytes.count, maxDepth: maxDepth, json5: false, rejectDuplicateKeys: false)
         reader.known = KnownString(open: known.open, contentEnd: known.contentEnd, decoded: "")

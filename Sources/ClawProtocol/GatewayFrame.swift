@@ -46,11 +46,12 @@
     /// The same for a text message whose UTF-8 check the WebSocket layer left to the scanner
     /// (`utf8Checked` false): accepted, it is valid UTF-8 (strict JSON is); rejected, it is checked here
     /// and the error's `isInvalidUTF8` says whether the connection must end with 1007.
-    @_spi(Engine) public init(message: [UInt8], utf8Checked: Bool) throws(UndecodableFrame) {
+    /// `shapes`: the layouts of the connection's latest frames (see `FrameShapes`).
+    @_spi(Engine) public init(message: [UInt8], utf8Checked: Bool, shapes: FrameShapes? = nil) throws(UndecodableFrame) {
         var scanned = ScannedFrame()
         var failure: JSONError? = nil
         let kind = message.withUnsafeBytes { buffer -> Kind? in
-            do throws(JSONError) { try JSONEventScanner.scan(buffer, into: &scanned) } catch { failure = error; return nil }
+            do throws(JSONError) { try JSONEventScanner.scan(buffer, into: &scanned, shapes: shapes) } catch { failure = error; return nil }
             return Self.kind(of: scanned, in: buffer)
         }
         guard let kind else { throw Self.undecodable(message, utf8Checked: utf8Checked, failure) }
@@ -64,14 +65,14 @@
     /// of `LongStringMemo.threshold` bytes and more, as shorter ones hold none): a string that begins with
     /// one the memo holds is checked, and later parsed, only past those bytes, and this frame's longest
     /// string is remembered once it is parsed. What it accepts and reads is exactly the other's.
-    @_spi(Engine) public init(message: [UInt8], utf8Checked: Bool, memo: LongStringMemo) throws(UndecodableFrame) {
+    @_spi(Engine) public init(message: [UInt8], utf8Checked: Bool, memo: LongStringMemo, shapes: FrameShapes? = nil) throws(UndecodableFrame) {
         var scanned = ScannedFrame()
         var failure: JSONError? = nil
         let known = memo.locate(in: message)
         let kind = message.withUnsafeBytes { buffer -> Kind? in
             do throws(JSONError) {
-                if let known { try JSONEventScanner.scan(buffer, into: &scanned, known: known) }
-                else { try JSONEventScanner.scan(buffer, into: &scanned) }
+                if let known { try JSONEventScanner.scan(buffer, into: &scanned, known: known, shapes: shapes) }
+                else { try JSONEventScanner.scan(buffer, into: &scanned, shapes: shapes) }
             } catch { failure = error; return nil }
             return Self.kind(of: scanned, in: buffer)
         }

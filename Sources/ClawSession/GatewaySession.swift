@@ -19,6 +19,9 @@
     private var pendingRequests = PendingRequestIDs()
     /// The latest long strings received (a streamed reply's text): the next frame checks only what follows them.
     private let longStrings = LongStringMemo()
+    /// The layouts of the latest frames: a frame laid out like one is checked segment by segment.
+    /// Used by `receive` only, which runs on one thread at a time.
+    private let shapes = FrameShapes()
 
     // Both are read on every `receive` (the compiler hoists the reads to its start): no runtime
     // exclusivity check (two per frame otherwise; bench/README.md), as nothing holds either across a call.
@@ -97,9 +100,9 @@
             let frame: GatewayFrame
             do {
                 if bytes.count >= LongStringMemo.threshold {
-                    frame = try GatewayFrame(message: bytes, utf8Checked: utf8Checked, memo: longStrings)
+                    frame = try GatewayFrame(message: bytes, utf8Checked: utf8Checked, memo: longStrings, shapes: shapes)
                 } else {
-                    frame = try GatewayFrame(message: bytes, utf8Checked: utf8Checked)
+                    frame = try GatewayFrame(message: bytes, utf8Checked: utf8Checked, shapes: shapes)
                 }
             } catch {
                 if error.isInvalidUTF8 { throw Self.map(socket.failInvalidText()) }

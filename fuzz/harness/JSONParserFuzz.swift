@@ -1,5 +1,6 @@
-// Target 2: the strict JSON parser. parse(print(v)) == v (compact and pretty), and the
-// frame scanner `watch` uses agrees with the parser on validity and on the routing fields.
+// Target 2: the strict JSON parser. parse(print(v)) == v (compact and pretty), the frame scanner
+// `watch` uses agrees with the parser on validity and on the routing fields, and a frame read through
+// a layout learnt from another (`FrameShapes`) reads as the fast scanner reads it.
 @_spi(Engine) @testable import ClawSystem
 @_spi(Engine) @testable import ClawJSON
 @_spi(Engine) @testable import ClawCrypto
@@ -62,5 +63,22 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         return fast == exact ? nil : "the fast scanner path reads \(fast), the exact one \(String(describing: exact))"
     }
     if let mismatch { fuzzFail(mismatch) }
+    // A frame read through a layout (`FrameShapes`) reads exactly as the fast scanner reads it. The
+    // layout is learnt from the input's part before its first NUL byte (no JSON holds one), then the
+    // part after it is read twice: through that layout, and through its own.
+    let split = bytes.firstIndex(of: 0)
+    let first = split.map { Array(bytes[..<$0]) } ?? bytes
+    let second = split.map { Array(bytes[($0 + 1)...]) } ?? bytes
+    let shapes = FrameShapes()
+    for frame in [first, second, second] {
+        let differs: String? = frame.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return nil }
+            var read = ScannedFrame()
+            let taken = shapes.scan(base, count: buffer.count, maxDepth: 256, into: &read, knownFrom: -1, knownTo: -1)
+            let fast = FastFrameScanner.scan(base, count: buffer.count, maxDepth: 256)
+            return (taken ? read : nil) == fast ? nil : "through a layout: \(taken ? "\(read)" : "refused"); the fast scanner: \(String(describing: fast))"
+        }
+        if let differs { fuzzFail(differs) }
+    }
     return 0
 }
