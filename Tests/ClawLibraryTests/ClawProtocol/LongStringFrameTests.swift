@@ -2,9 +2,16 @@ import Testing
 @_spi(Engine) @testable import ClawJSON
 @_spi(Engine) @testable import ClawProtocol
 
-/// Frames read with a `LongStringMemo` (a session's) must come out exactly as read without one: same kind,
-/// fields, value, and the same refusals at the same offsets; only the known bytes are not read again.
+/// Frames read with a `LongStringMemo` and the frame layouts (a session's) must come out exactly as read
+/// without either: same kind, fields, value, and the same refusals at the same offsets; only the known
+/// bytes are not read again.
 @Suite struct LongStringFrameTests {
+    /// What a session reads its frames with: the long strings and the layouts of its latest frames.
+    final class Reading {
+        let memo = LongStringMemo()
+        let shapes = FrameShapes()
+    }
+
     /// 20,000 bytes of plain text, past `LongStringMemo.threshold`.
     static let base = String(repeating: "lorem ipsum dolor sit amet, ", count: 20_000 / 28 + 1)
 
@@ -20,20 +27,20 @@ import Testing
 
     /// What one frame gave: its kind and value, or the refusal.
     enum Outcome: Equatable {
-        case frame(kind: GatewayFrame.Kind, runId: String?, state: String?, payloadRange: Range<Int>?, value: JSONValue)
+        case frame(kind: GatewayFrame.Kind, runId: String?, state: String?, fields: ScannedFrame, value: JSONValue)
         case refused(SkippedFrame, String)
     }
 
     /// The frame as a session with `memo` reads it (any size: a short one finds nothing known), or without.
-    static func frame(_ message: [UInt8], memo: LongStringMemo?) throws(UndecodableFrame) -> GatewayFrame {
-        if let memo { return try GatewayFrame(message: message, utf8Checked: false, memo: memo) }
+    static func frame(_ message: [UInt8], memo: Reading?) throws(UndecodableFrame) -> GatewayFrame {
+        if let memo { return try GatewayFrame(message: message, utf8Checked: false, memo: memo.memo, shapes: memo.shapes) }
         return try GatewayFrame(message: message, utf8Checked: false)
     }
 
-    static func outcome(_ message: [UInt8], memo: LongStringMemo?) -> (Outcome, usedKnown: Bool) {
+    static func outcome(_ message: [UInt8], memo: Reading?) -> (Outcome, usedKnown: Bool) {
         do {
             let frame = try Self.frame(message, memo: memo)
-            return (.frame(kind: frame.kind, runId: frame.runId, state: frame.state, payloadRange: frame.fields.payloadRange,
+            return (.frame(kind: frame.kind, runId: frame.runId, state: frame.state, fields: frame.fields,
                            value: frame.value), frame.known != nil)
         } catch {
             return (.refused(error.kind, error.detail), false)
@@ -44,7 +51,7 @@ import Testing
     /// memo's known bytes were used. Every outcome must be the same both ways.
     @discardableResult
     static func expectSameAsWithoutMemo(_ messages: [[UInt8]], sourceLocation: SourceLocation = #_sourceLocation) -> [Bool] {
-        let memo = LongStringMemo()
+        let memo = Reading()
         return messages.enumerated().map { index, message in
             let (fast, used) = outcome(message, memo: memo)
             let (slow, _) = outcome(message, memo: nil)
@@ -64,9 +71,10 @@ import Testing
         let messages = texts.enumerated().map { Self.chat(seq: $0.offset, rawText: $0.element) }
         #expect(Self.expectSameAsWithoutMemo(messages) == [false, true, true, true])
         // The decoded text, prefix and suffix joined, is the whole text.
-        let memo = LongStringMemo()
+        let memo = Reading()
         for message in messages { _ = Self.outcome(message, memo: memo) }
-        let last = try GatewayFrame(message: Self.chat(seq: 9, rawText: Self.base + "more and more!"), utf8Checked: false, memo: memo)
+        #expect(memo.shapes.hits == 3, "the layout of the first frame read the others")
+        let last = try GatewayFrame(message: Self.chat(seq: 9, rawText: Self.base + "more and more!"), utf8Checked: false, memo: memo.memo, shapes: memo.shapes)
         #expect(last.known != nil)
         #expect(last.payload?["message"]?["content"]?.arrayValue?.first?["text"]?.stringValue == Self.base + "more and more!")
     }
@@ -145,9 +153,9 @@ import Testing
         let old = Self.chat(seq: 1, rawText: Self.base)
         let prefix = Array(#"{"type":"event","event":"chat","payload":{"runId":"r1","seq":2,"state":"delta","message":{"content":[{"type":"text","text":""#.utf8)
         let badFrame = prefix + Array(Self.base.utf8) + Array("ok".utf8) + bad + Array(#"tail"}]}}}"#.utf8)
-        let memo = LongStringMemo()
+        let memo = Reading()
         _ = Self.outcome(old, memo: memo)
-        #expect(memo.locate(in: badFrame) != nil)  // the known bytes would be skipped
+        #expect(memo.memo.locate(in: badFrame) != nil)  // the known bytes would be skipped
         let (fast, _) = Self.outcome(badFrame, memo: memo)
         guard case .refused = fast else { Issue.record("accepted: \(bad)"); return }
         #expect(fast == Self.outcome(badFrame, memo: nil).0)
@@ -170,14 +178,14 @@ import Testing
             frames.append(Self.chat(seq: 2 * seq + 2, rawText: raw, rawPiece: piece))
         }
         frames.append(Self.chat(seq: 20, rawText: "rewritten " + raw))
-        func updates(memo: LongStringMemo?) -> [ReplyAssembler.Update] {
+        func updates(memo: Reading?) -> [ReplyAssembler.Update] {
             var assembler = ReplyAssembler()
             return frames.compactMap { message in
                 guard let frame = try? Self.frame(message, memo: memo) else { return nil }
                 return frame.eventName == "agent" ? assembler.apply(agent: frame.payload) : assembler.apply(chat: frame.payload)
             }
         }
-        let fast = updates(memo: LongStringMemo())
+        let fast = updates(memo: Reading())
         #expect(fast.count == frames.count)
         #expect(fast == updates(memo: nil))
         #expect(fast[3].change == .append("é"))
