@@ -23,9 +23,7 @@
                                           shapes: FrameShapes? = nil) throws(JSONError) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { throw JSONError("empty input", offset: 0) }
         let start = base.assumingMemoryBound(to: UInt8.self)
-        if let shapes {
-            if shapes.scan(start, count: bytes.count, maxDepth: maxDepth, into: &fields, knownFrom: -1, knownTo: -1) { return }
-        } else if FastFrameScanner.scan(start, count: bytes.count, maxDepth: maxDepth, into: &fields) { return }
+        if fastScan(start, count: bytes.count, maxDepth: maxDepth, into: &fields, shapes: shapes) { return }
         var reader = JSONReader(base: start, count: bytes.count, maxDepth: maxDepth, json5: false, rejectDuplicateKeys: false)
         fields = try reader.scanFrame()
     }
@@ -37,15 +35,20 @@
         guard let base = bytes.baseAddress, bytes.count > 0 else { throw JSONError("empty input", offset: 0) }
         let start = base.assumingMemoryBound(to: UInt8.self)
         guard known.open >= 0, known.contentEnd < bytes.count else { return try scan(bytes, into: &fields, maxDepth: maxDepth, shapes: shapes) }
-        if let shapes {
-            if shapes.scan(start, count: bytes.count, maxDepth: maxDepth, into: &fields,
-                           knownFrom: known.open + 1, knownTo: known.contentEnd) { return }
-        } else if FastFrameScanner.scan(start, count: bytes.count, maxDepth: maxDepth, into: &fields,
-                                        knownFrom: known.open + 1, knownTo: known.contentEnd) { return }
+        if fastScan(start, count: bytes.count, maxDepth: maxDepth, into: &fields, shapes: shapes,
+                    knownFrom: known.open + 1, knownTo: known.contentEnd) { return }
         fields = ScannedFrame()
         var reader = JSONReader(base: start, count: bytes.count, maxDepth: maxDepth, json5: false, rejectDuplicateKeys: false)
         reader.known = KnownString(open: known.open, contentEnd: known.contentEnd, decoded: "")
         fields = try reader.scanFrame()
+    }
+
+    /// The fast path: through the connection's layouts when given, else the fast scanner alone.
+    @inline(__always)
+    private static func fastScan(_ start: UnsafePointer<UInt8>, count: Int, maxDepth: Int, into fields: inout ScannedFrame,
+                                 shapes: FrameShapes?, knownFrom: Int = -1, knownTo: Int = -1) -> Bool {
+        if let shapes { return shapes.scan(start, count: count, maxDepth: maxDepth, into: &fields, knownFrom: knownFrom, knownTo: knownTo) }
+        return FastFrameScanner.scan(start, count: count, maxDepth: maxDepth, into: &fields, knownFrom: knownFrom, knownTo: knownTo)
     }
 
     @_spi(Engine) public static func scan(_ bytes: [UInt8], maxDepth: Int = 256) throws(JSONError) -> JSONFrameHeader {
