@@ -162,8 +162,9 @@
 
     /// The first of a two-stage answer (`payload.status == "accepted"`), which `--expect-final` skips.
     @_spi(Engine) public var isAcceptedAck: Bool {
-        guard case .response(_, true) = kind else { return false }
-        return payload?["status"]?.stringValue == "accepted"
+        // Read from the bytes: a one-shot reply is printed as received and never needs its tree.
+        guard case .response(_, true) = kind, let payload = fields.payloadRange else { return false }
+        return raw.withUnsafeBytes { JSONMemberLookup.string(named: "status", inObject: payload, of: $0) } == "accepted"
     }
 
     /// The frame as one line of NDJSON: the received bytes when they hold no line break,

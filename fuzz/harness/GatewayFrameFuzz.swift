@@ -34,6 +34,10 @@ private func checkFrame(_ bytes: [UInt8]) {
         return
     }
     if let shape = frame.error { _ = (shape.code, shape.message, shape.detailsCode, shape.retryAfterMs) }
+    // The ack check reads the bytes; it must answer as the tree does.
+    let treeSaysAccepted: Bool
+    if case .response(_, true) = frame.kind { treeSaysAccepted = frame.payload?["status"]?.stringValue == "accepted" } else { treeSaysAccepted = false }
+    if frame.isAcceptedAck != treeSaysAccepted { fuzzFail("isAcceptedAck differs from the tree") }
     if let payload = frame.payload {
         do throws(ProtocolError) {
             let hello = try HelloOk(payload: payload)
