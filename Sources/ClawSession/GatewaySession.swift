@@ -7,8 +7,10 @@
 /// requests and the frames that answer them, on the caller's thread.
 @_spi(Engine) public final class GatewaySession {
     @_spi(Engine) public let hello: HelloOk
-    /// The challenge event and the hello-ok response, redacted, for `--raw`.
-    @_spi(Engine) public let handshakeFrames: [JSONValue]
+    /// The challenge event and the hello-ok response, redacted, for `--raw` (redacted when asked for:
+    /// most commands never print them).
+    @_spi(Engine) public var handshakeFrames: [JSONValue] { handshake.map { Redaction.redact($0.value) } }
+    private let handshake: [GatewayFrame]
     /// Things worth telling the user that did not stop the session (e.g. a device token not saved).
     @_spi(Engine) public private(set) var warnings: [String] = []
 
@@ -63,11 +65,11 @@
         }
     }
 
-    init(socket: WebSocketConnection, hello: HelloOk, handshakeFrames: [JSONValue], warnings: [String],
+    init(socket: WebSocketConnection, hello: HelloOk, handshake: [GatewayFrame], warnings: [String],
          tracer: (@Sendable (TraceDirection, JSONValue) -> Void)?, nextRequestNumber: Int) {
         self.socket = socket
         self.hello = hello
-        self.handshakeFrames = handshakeFrames
+        self.handshake = handshake
         self.warnings = warnings
         self.tracer = tracer
         self.nextRequestNumber = nextRequestNumber

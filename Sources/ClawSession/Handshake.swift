@@ -80,8 +80,7 @@ struct Handshake {
                     warnings.append("could not store the device token: \(problem)")
                 }
             }
-            let shown = [Redaction.redact(challenge.value), Redaction.redact(response.value)]
-            let session = GatewaySession(socket: socket, hello: hello, handshakeFrames: shown, warnings: warnings,
+            let session = GatewaySession(socket: socket, hello: hello, handshake: [challenge, response], warnings: warnings,
                                          tracer: tracer, nextRequestNumber: 2)
             session.isStrict = options.isStrict
             return session

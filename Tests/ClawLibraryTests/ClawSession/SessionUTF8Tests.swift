@@ -15,7 +15,7 @@ import Testing
         let stream = MemoryStream(input: input, endOfInput: false)
         let socket = WebSocketConnection(role: .client, stream: stream, maxMessageSize: 1 << 20)
         let hello = try HelloOk(payload: try JSONValue.parse(Array(#"{"type":"hello-ok","protocol":3}"#.utf8)))
-        let session = GatewaySession(socket: socket, hello: hello, handshakeFrames: [], warnings: [], tracer: nil,
+        let session = GatewaySession(socket: socket, hello: hello, handshake: [], warnings: [], tracer: nil,
                                      nextRequestNumber: 1)
         return (session, stream)
     }
