@@ -135,11 +135,13 @@ enum ArgumentParser {
         var words: [String] = []
         var index = 0
         // Before the command word any command's flags may come; after it, that command's own decide
-        // which take a value (`agent --verbose on`, `health --verbose`).
-        var flags = CommandTable.allFlags
+        // which take a value (`agent --verbose on`, `health --verbose`). Looked up only when a flag
+        // comes: `openclaw history` never builds the table of every command's flags.
+        var commandFlags: [FlagSpec]? = nil
+        var flags: [FlagSpec] { commandFlags ?? CommandTable.allFlags }
         while index < arguments.count && words.count < limit {
             // (another's, an official CLI command's: only the global ones are known).
-            if words.count == 1 { flags = CommandTable.flags(for: CommandTable.command(named: words[0])) }
+            if words.count == 1 && commandFlags == nil { commandFlags = CommandTable.flags(for: CommandTable.command(named: words[0])) }
             let argument = arguments[index]
             index += 1
             if argument == "--" { break }
