@@ -42,8 +42,9 @@ final class FrameShape {
         var segments: [Segment] = []
     }
 
-    let constants: [UInt8]
-    let segments: [Segment]
+    /// Allocated once and read in place: a frame's scan retains no array.
+    private let constants: UnsafeMutableBufferPointer<UInt8>
+    private let segments: UnsafeMutableBufferPointer<Segment>
     private let maxDepth: Int
     private let ok: Bool?
     private let hasSecretKey: Bool
@@ -53,13 +54,20 @@ final class FrameShape {
     init?(_ p: UnsafePointer<UInt8>, count: Int, maxDepth: Int, scanned f: ScannedFrame) {
         var parts = Parts()
         guard Self.cut(p, count, f, into: &parts) else { return nil }
-        constants = parts.constants
-        segments = parts.segments
+        constants = .allocate(capacity: parts.constants.count)
+        _ = constants.initialize(from: parts.constants)
+        segments = .allocate(capacity: parts.segments.count)
+        _ = segments.initialize(from: parts.segments)
         self.maxDepth = maxDepth
         ok = f.ok
         hasSecretKey = f.hasSecretKey
         var check = ScannedFrame()
         guard scan(p, count: count, maxDepth: maxDepth, into: &check, knownFrom: -1, knownTo: -1), check == f else { return nil }
+    }
+
+    deinit {
+        constants.deallocate()
+        segments.deallocate()
     }
 
     /// Splits the (valid, compact) frame into segments and values; false when the constants are too long.
@@ -144,64 +152,61 @@ final class FrameShape {
               knownFrom: Int, knownTo: Int) -> Bool {
         guard maxDepth == self.maxDepth else { return false }
         let (ok, hasSecretKey) = (self.ok, self.hasSecretKey)
-        return segments.withUnsafeBufferPointer { segments in
-            constants.withUnsafeBufferPointer { constants in
-                let c = constants.baseAddress!
-                var pos = 0
-                var from = 0
-                var payloadStart = -1
-                var payloadEnd = 0
-                for index in 0..<segments.count {
-                    let segment = segments[index]
-                    let end = Int(segment.end)
-                    let length = end &- from
-                    guard length <= count &- pos, Self.equal(p + pos, c + from, length) else { return false }
-                    pos &+= length
-                    from = end
-                    switch segment.value {
-                    case .end:
-                        break
-                    case .payloadOpen:
-                        payloadStart = pos
-                    case .payloadClose:
-                        payloadEnd = pos
-                    case .string:
-                        guard let end = Self.stringEnd(p, count, from: pos, knownFrom: knownFrom, knownTo: knownTo) else { return false }
-                        pos = end
-                    case .number:
-                        guard pos < count, p[pos] == UInt8(ascii: "-") || isDigit(p[pos]),
-                              let end = FastFrameScanner.numberEnd(p, count, from: pos) else { return false }
-                        pos = end
-                    case .seq, .runSeq:
-                        guard pos < count, p[pos] == UInt8(ascii: "-") || isDigit(p[pos]) else { return false }
-                        if segment.value == .seq {
-                            guard FastFrameScanner.sequenceNumber(p, count, &pos, into: &f.seq) else { return false }
-                        } else {
-                            guard FastFrameScanner.sequenceNumber(p, count, &pos, into: &f.runSeq) else { return false }
-                        }
-                    default:
-                        guard let end = FastFrameScanner.keyEnd(p, count, from: pos) else { return false }
-                        let value = ScannedString(start: pos, end: end, escaped: false,
-                                                  word: FastFrameScanner.routingWord(p + pos, end &- pos, count &- pos))
-                        switch segment.value {
-                        case .type: f.type = value
-                        case .event: f.event = value
-                        case .id: f.id = value
-                        case .method: f.method = value
-                        case .runId: f.runId = value
-                        case .sessionKey: f.sessionKey = value
-                        default: f.state = value
-                        }
-                        pos = end
-                    }
+        let segments = self.segments
+        let c = UnsafePointer(constants.baseAddress!)
+        var pos = 0
+        var from = 0
+        var payloadStart = -1
+        var payloadEnd = 0
+        for index in 0..<segments.count {
+            let segment = segments[index]
+            let end = Int(segment.end)
+            let length = end &- from
+            guard length <= count &- pos, Self.equal(p + pos, c + from, length) else { return false }
+            pos &+= length
+            from = end
+            switch segment.value {
+            case .end:
+                break
+            case .payloadOpen:
+                payloadStart = pos
+            case .payloadClose:
+                payloadEnd = pos
+            case .string:
+                guard let end = Self.stringEnd(p, count, from: pos, knownFrom: knownFrom, knownTo: knownTo) else { return false }
+                pos = end
+            case .number:
+                guard pos < count, p[pos] == UInt8(ascii: "-") || isDigit(p[pos]),
+                      let end = FastFrameScanner.numberEnd(p, count, from: pos) else { return false }
+                pos = end
+            case .seq, .runSeq:
+                guard pos < count, p[pos] == UInt8(ascii: "-") || isDigit(p[pos]) else { return false }
+                if segment.value == .seq {
+                    guard FastFrameScanner.sequenceNumber(p, count, &pos, into: &f.seq) else { return false }
+                } else {
+                    guard FastFrameScanner.sequenceNumber(p, count, &pos, into: &f.runSeq) else { return false }
                 }
-                guard pos == count else { return false }
-                f.ok = ok
-                f.hasSecretKey = hasSecretKey
-                if payloadStart >= 0 { f.payloadRange = payloadStart..<payloadEnd }
-                return true
+            default:
+                guard let end = FastFrameScanner.keyEnd(p, count, from: pos) else { return false }
+                let value = ScannedString(start: pos, end: end, escaped: false,
+                                          word: FastFrameScanner.routingWord(p + pos, end &- pos, count &- pos))
+                switch segment.value {
+                case .type: f.type = value
+                case .event: f.event = value
+                case .id: f.id = value
+                case .method: f.method = value
+                case .runId: f.runId = value
+                case .sessionKey: f.sessionKey = value
+                default: f.state = value
+                }
+                pos = end
             }
         }
+        guard pos == count else { return false }
+        f.ok = ok
+        f.hasSecretKey = hasSecretKey
+        if payloadStart >= 0 { f.payloadRange = payloadStart..<payloadEnd }
+        return true
     }
 
     /// The closing quote of the string whose contents start at `from`, as the scanner's `skipValue` finds
