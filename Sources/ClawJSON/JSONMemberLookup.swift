@@ -1,3 +1,5 @@
+@_spi(Engine) import ClawSystem
+
 /// One member of a JSON object read straight from its bytes, without building the tree: a one-shot
 /// command prints a reply as received and needs only one of its values (an ack's `status`), so the
 /// reply's thousands of other bytes are skipped, not parsed into values and freed again.
@@ -52,15 +54,16 @@
         return (try? JSONValue.parse(Array(UnsafeRawBufferPointer(rebasing: bytes[quoted]))))?.stringValue
     }
 
-    /// The closing quote of the string whose opening quote is at `i`.
+    /// The closing quote of the string whose opening quote is at `i`: the first quote after it that
+    /// an even run of backslashes precedes (memchr finds each, so long texts are skipped fast).
     private static func closingQuote(_ bytes: UnsafeRawBufferPointer, _ i: Int, _ end: Int) -> Int? {
-        var j = i + 1
-        while j < end {
-            switch bytes[j] {
-            case UInt8(ascii: "\""): return j
-            case UInt8(ascii: "\\"): j += 2
-            default: j += 1
-            }
+        let within = UnsafeRawBufferPointer(rebasing: bytes[..<end])
+        var from = i + 1
+        while let quote = Memory.firstOffset(of: UInt8(ascii: "\""), in: within, from: from) {
+            var backslashes = 0
+            while quote - 1 - backslashes > i && bytes[quote - 1 - backslashes] == UInt8(ascii: "\\") { backslashes += 1 }
+            if backslashes % 2 == 0 { return quote }
+            from = quote + 1
         }
         return nil
     }

@@ -10,6 +10,14 @@ import Glibc
 }
 
 extension Memory {
+    /// The offset of the first `byte` in `haystack` at or after `from` (memchr(3)); nil when absent.
+    @inlinable
+    @_spi(Engine) public static func firstOffset(of byte: UInt8, in haystack: UnsafeRawBufferPointer, from: Int) -> Int? {
+        guard let base = haystack.baseAddress, from < haystack.count,
+              let hit = memchr(base + from, Int32(byte), haystack.count - from) else { return nil }
+        return base.distance(to: UnsafeRawPointer(hit))
+    }
+
     /// The offset of the first `needle` in `haystack` (memchr(3) for its first byte, then memcmp); nil when
     /// absent. Glibc's module does not offer memmem.
     @_spi(Engine) public static func firstOffset(of needle: UnsafeRawBufferPointer, in haystack: UnsafeRawBufferPointer) -> Int? {
