@@ -13,10 +13,12 @@
    per watch event (the difference of two runs of different lengths, so start-up cancels out);
 5. the same history and watch by a plain Python `websockets` client (bench/pyclient.py; installed with pip
    when missing), side by side;
+5b. one-shot `history` (CPU time) and `watch` (events/s) beside a Node client on `ws`, the library the
+   official CLI uses (bench/nodeclient.js, on Debian's node-ws), run alternately, medians of NODE_RUNS;
 6. a library user built in debug (bench/debug-reader, built here; SwiftPM compiles the library unoptimised
    too): CPU per update of a ~2 MB reply streamed at 20 ms per update, and whether it kept up.
 Release binaries must already be built (the Makefile target does it). `bench.py --debug-reader` runs only 6
-(it needs only the release simulator).
+(it needs only the release simulator), `bench.py --node` only 5b.
 """
 import os, platform, re, shutil, sqlite3, statistics, subprocess, sys, tempfile, time
 
@@ -33,6 +35,10 @@ DEB_OPENCLAW = os.path.join(ROOT, ".build-deb", "release", "openclaw")
 THROUGHPUT_RUNS = int(os.environ.get("BENCH_THROUGHPUT_RUNS", "3"))
 PY_EVENTS = int(os.environ.get("BENCH_PY_EVENTS", "200000"))
 PYCLIENT = os.path.join(ROOT, "bench", "pyclient.py")
+NODECLIENT = os.path.join(ROOT, "bench", "nodeclient.js")
+NODE_PATH = "/usr/share/nodejs"  # Debian's node-ws
+NODE_RUNS = int(os.environ.get("BENCH_NODE_RUNS", "5"))
+NODE_EVENTS = int(os.environ.get("BENCH_NODE_EVENTS", "1000000"))
 DEBUG_READER_DIR = os.path.join(ROOT, "bench", "debug-reader")
 # lorem:330000 is 2.1 MB of text; 300 words a delta make it 1,100 updates, one each DEBUG_READER_MS.
 DEBUG_READER_WORDS = int(os.environ.get("BENCH_DEBUG_READER_WORDS", "330000"))
@@ -131,6 +137,15 @@ def print_targets(results):
 
 
 def main():
+    if sys.argv[1:] == ["--node"]:
+        state, env = fresh_environment()
+        results = []
+        try:
+            node_side_by_side(env, results)
+        finally:
+            shutil.rmtree(state, ignore_errors=True)
+        print_targets(results)
+        return
     if sys.argv[1:] == ["--debug-reader"]:
         if not os.access(SIM, os.X_OK):
             sys.exit(f"bench: {SIM} is missing; run `swift build -c release --product openclaw-gateway-sim` first")
@@ -320,6 +335,8 @@ def main():
         else:
             print("   (python websockets not installable: skipped)")
 
+        node_side_by_side(env, results)
+
         debug_reader(env, results)
 
         print("\ntargets:")
@@ -434,6 +451,50 @@ def instructions(argv, env):
     finally:
         if os.path.exists(out):
             os.remove(out)
+
+
+def cpu_seconds(argv, env):
+    """CPU time (user + system) of one run of `argv`, its output discarded."""
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    err = proc.stderr.read().decode(errors="replace")
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"bench: {argv} failed: {err.strip()}")
+    return usage.ru_utime + usage.ru_stime
+
+
+def node_side_by_side(env, results):
+    """5b. openclaw beside a Node client on `ws` (bench/nodeclient.js), run alternately: one-shot
+    history in CPU time and watch in events/s, medians of NODE_RUNS each."""
+    print(f"\n5b. side by side: a Node client on `ws` (bench/nodeclient.js, token-only connect), "
+          f"alternating, medians of {NODE_RUNS}")
+    node = shutil.which("node")
+    if not node or not os.path.isfile(os.path.join(NODE_PATH, "ws", "package.json")):
+        print(f"   (node or {NODE_PATH}/ws missing: `scripts/install-deps.sh bench` installs them)")
+        return
+    node_env = dict(env, NODE_PATH=NODE_PATH)
+    with Simulator("--history-fixture", "20:200") as sim:
+        history_env = dict(node_env, OPENCLAW_GATEWAY_URL=sim.url)
+        cpu_seconds([OPENCLAW, "history"], history_env)  # creates the device identity once
+        ours, theirs = [], []
+        for _ in range(NODE_RUNS):
+            ours.append(cpu_seconds([OPENCLAW, "history"], history_env))
+            theirs.append(cpu_seconds([node, NODECLIENT, sim.url, TOKEN, "history"], node_env))
+    history_ratio = statistics.median(theirs) / statistics.median(ours)
+    print(f"   history, CPU: openclaw {ms(statistics.median(ours))}; node {ms(statistics.median(theirs))} "
+          f"({history_ratio:.1f}x; goal >= 35x)")
+    ours, theirs = [], []
+    for _ in range(NODE_RUNS):
+        with Simulator("--blast", str(NODE_EVENTS), "--blast-bytes", "300") as sim:
+            ours.append(run_timed([OPENCLAW, "watch", "--count", str(NODE_EVENTS)],
+                                  dict(env, OPENCLAW_GATEWAY_URL=sim.url))[0])
+        with Simulator("--blast", str(NODE_EVENTS), "--blast-bytes", "300") as sim:
+            theirs.append(run_timed([node, NODECLIENT, sim.url, TOKEN, "watch", str(NODE_EVENTS)], node_env)[0])
+    our_rate, their_rate = NODE_EVENTS / statistics.median(ours), NODE_EVENTS / statistics.median(theirs)
+    print(f"   watch > /dev/null: openclaw {our_rate:,.0f} events/s; node {their_rate:,.0f} events/s "
+          f"({our_rate / their_rate:.1f}x; goal >= 15x; {NODE_EVENTS:,} events)")
+    results.append(("history >= 35x below the Node client in CPU (goal)", history_ratio >= 35))
+    results.append(("watch >= 15x the Node client's events/s (goal)", our_rate / their_rate >= 15))
 
 
 def ensure_websockets():

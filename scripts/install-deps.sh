@@ -17,6 +17,8 @@ build command:pkg-config                          pkg-config       finds OpenSSL
 build pkg-config:openssl                          libssl-dev       TLS, Ed25519, SHA-256
 build file:libsqlite3.a                           libsqlite3-dev   the official state database (linked in)
 test  command:python3                             python3          make check-layers, make bench
+bench command:node                               nodejs           make bench: the Node side-by-side
+bench file:/usr/share/nodejs/ws/package.json     node-ws          make bench: the Node client's WebSocket
 test  command:jq                                  jq               the README's jq recipes
 test  command:openssl                             openssl          TLS test certificates
 test  command:zsh                                 zsh              completion tests
