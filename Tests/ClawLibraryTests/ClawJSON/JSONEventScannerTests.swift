@@ -155,6 +155,30 @@ import Testing
         #expect(fast == (try? Self.exactFields(bytes)), "\(text)")
     }
 
+    /// A `seq` of up to seven digits is read in one word: every length, with what may follow it, in
+    /// the payload, mid-frame and as the frame's last bytes (read past the frame's end as no digit).
+    @Test func aSeqOfAnyLengthReadsAsTheExactScannerReadsIt() throws {
+        let numbers = ["1", "9", "10", "42", "999", "1000", "65536", "123456", "9999999", "10000000", "12345678",
+                       "123456789012345678", "1234567890123456789", "0", "-1", "-1234567", "1.5", "12e3", "7E-1",
+                       "1234567.0", "1234567e1", "00", "1-", "2.", "3e"]
+        for number in numbers {
+            for frame in [#"{"seq":\#(number)}"#, #"{"seq":\#(number),"type":"event"}"#, #"{"a":1,"seq":\#(number)}"#,
+                          #"{"payload":{"seq":\#(number)},"seq":\#(number)}"#, #"{"payload":{"x":"y","seq":\#(number)}}"#] {
+                let bytes = Array(frame.utf8)
+                let exact = try? Self.exactFields(bytes)
+                guard let fast = Self.fastFields(bytes) else {
+                    #expect(exact == nil || number.contains(".") || number.contains("e") || number.contains("E") || number.count > 18 || number.hasPrefix("-") || number.hasPrefix("0"),
+                            "the fast path declined \(frame)")
+                    continue
+                }
+                #expect(fast == exact, "\(frame)")
+                if number.allSatisfy(\.isNumber) && number.count < 19 && !(number.hasPrefix("0") && number.count > 1) {
+                    #expect(fast.seq == Int64(number) || fast.runSeq == Int64(number), "\(frame)")
+                }
+            }
+        }
+    }
+
     @Test func theFastPathTakesTheGatewaysFrames() throws {
         for text in [#"{"type":"event","event":"chat","payload":{"runId":"blast","sessionKey":"main","seq":1,"state":"delta","message":{"role":"assistant","content":[{"type":"text","text":"x\"y\\n"}]}},"seq":2}"#,
                      #"{"type":"res","id":"12","ok":true,"payload":{"messages":[]}}"#] {
