@@ -141,7 +141,7 @@ enum FastFrameScanner {
         // combine them in three multiplications.
         if base[start] != UInt8(ascii: "0"), let word = eightBytes(base, count, at: start) {
             let x = word ^ 0x3030_3030_3030_3030
-            let notDigits = (((x & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7676_7676_7676_7676) | x) & 0x8080_8080_8080_8080
+            let notDigits = nonDigitLanes(x)
             let digits = notDigits.trailingZeroBitCount &>> 3  // 8 when all are: the loop below takes those
             let next = UInt8(truncatingIfNeeded: word >> (UInt64(digits & 7) &* 8))
             if digits > 0 && digits < 8 && next != UInt8(ascii: ".") && next | 0x20 != UInt8(ascii: "e") {
@@ -182,6 +182,14 @@ enum FastFrameScanner {
         let shift = UInt64(j &- (count &- 8)) &* 8  // 8 to 56: j is within the last word
         let word = UInt64(littleEndian: UnsafeRawPointer(base + (count &- 8)).loadUnaligned(as: UInt64.self))
         return word &>> shift | ~(UInt64.max &>> shift)
+    }
+
+    /// The top bit of each byte of `x` (bytes XOR "0") that was no digit: a digit's lane is below 10,
+    /// and adding 0x76 to the low seven bits sets the top bit of any other lane without a carry into
+    /// the next.
+    @inline(__always)
+    static func nonDigitLanes(_ x: UInt64) -> UInt64 {
+        (((x & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7676_7676_7676_7676) | x) & 0x8080_8080_8080_8080
     }
 
     /// The value of eight decimal digits, one per byte (0 to 9, the first in the lowest byte).
@@ -471,12 +479,9 @@ enum FastFrameScanner {
             j &+= 1
             if j < count && isDigit(base[j]) { return nil }
         } else {
-            // Eight digits per step (a timestamp has 13): a lane is a digit when its byte XOR "0" is
-            // below 10; adding 0x76 to the low seven bits sets the top bit of any lane that is not,
-            // without a carry into the next lane.
+            // Eight digits per step (a timestamp has 13).
             while j &+ 8 <= count {
-                let x = UInt64(littleEndian: UnsafeRawPointer(base + j).loadUnaligned(as: UInt64.self)) ^ 0x3030_3030_3030_3030
-                let notDigits = (((x & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7676_7676_7676_7676) | x) & 0x8080_8080_8080_8080
+                let notDigits = nonDigitLanes(UInt64(littleEndian: UnsafeRawPointer(base + j).loadUnaligned(as: UInt64.self)) ^ 0x3030_3030_3030_3030)
                 if notDigits == 0 { j &+= 8; continue }
                 j &+= notDigits.trailingZeroBitCount &>> 3
                 break
