@@ -31,15 +31,15 @@ import Testing
         case refused(SkippedFrame, String)
     }
 
-    /// The frame as a session with `memo` reads it (any size: a short one finds nothing known), or without.
-    static func frame(_ message: [UInt8], memo: Reading?) throws(UndecodableFrame) -> GatewayFrame {
-        if let memo { return try GatewayFrame(message: message, utf8Checked: false, memo: memo.memo, shapes: memo.shapes) }
+    /// The frame as a session with `reading` reads it (any size: a short one finds nothing known), or without.
+    static func frame(_ message: [UInt8], reading: Reading?) throws(UndecodableFrame) -> GatewayFrame {
+        if let reading { return try GatewayFrame(message: message, utf8Checked: false, memo: reading.memo, shapes: reading.shapes) }
         return try GatewayFrame(message: message, utf8Checked: false)
     }
 
-    static func outcome(_ message: [UInt8], memo: Reading?) -> (Outcome, usedKnown: Bool) {
+    static func outcome(_ message: [UInt8], reading: Reading?) -> (Outcome, usedKnown: Bool) {
         do {
-            let frame = try Self.frame(message, memo: memo)
+            let frame = try Self.frame(message, reading: reading)
             return (.frame(kind: frame.kind, runId: frame.runId, state: frame.state, fields: frame.fields,
                            value: frame.value), frame.known != nil)
         } catch {
@@ -47,21 +47,21 @@ import Testing
         }
     }
 
-    /// Reads `messages` in order through one memo and each alone without; returns, per message, whether the
+    /// Reads `messages` in order through one session's reading and each alone without; returns, per message, whether the
     /// memo's known bytes were used. Every outcome must be the same both ways.
     @discardableResult
     static func expectSameAsWithoutMemo(_ messages: [[UInt8]], sourceLocation: SourceLocation = #_sourceLocation) -> [Bool] {
-        let memo = Reading()
+        let reading = Reading()
         return messages.enumerated().map { index, message in
-            let (fast, used) = outcome(message, memo: memo)
-            let (slow, _) = outcome(message, memo: nil)
+            let (fast, used) = outcome(message, reading: reading)
+            let (slow, _) = outcome(message, reading: nil)
             #expect(fast == slow, "message \(index)", sourceLocation: sourceLocation)
             return used
         }
     }
 
     static func text(of message: [UInt8]) -> String? {
-        guard case .frame(_, _, _, _, let value) = outcome(message, memo: nil).0 else { return nil }
+        guard case .frame(_, _, _, _, let value) = outcome(message, reading: nil).0 else { return nil }
         return value["payload"]?["message"]?["content"]?.arrayValue?.first?["text"]?.stringValue
             ?? value["payload"]?["data"]?["text"]?.stringValue
     }
@@ -71,10 +71,10 @@ import Testing
         let messages = texts.enumerated().map { Self.chat(seq: $0.offset, rawText: $0.element) }
         #expect(Self.expectSameAsWithoutMemo(messages) == [false, true, true, true])
         // The decoded text, prefix and suffix joined, is the whole text.
-        let memo = Reading()
-        for message in messages { _ = Self.outcome(message, memo: memo) }
-        #expect(memo.shapes.hits == 3, "the layout of the first frame read the others")
-        let last = try GatewayFrame(message: Self.chat(seq: 9, rawText: Self.base + "more and more!"), utf8Checked: false, memo: memo.memo, shapes: memo.shapes)
+        let reading = Reading()
+        for message in messages { _ = Self.outcome(message, reading: reading) }
+        #expect(reading.shapes.hits == 3, "the layout of the first frame read the others")
+        let last = try GatewayFrame(message: Self.chat(seq: 9, rawText: Self.base + "more and more!"), utf8Checked: false, memo: reading.memo, shapes: reading.shapes)
         #expect(last.known != nil)
         #expect(last.payload?["message"]?["content"]?.arrayValue?.first?["text"]?.stringValue == Self.base + "more and more!")
     }
@@ -153,12 +153,12 @@ import Testing
         let old = Self.chat(seq: 1, rawText: Self.base)
         let prefix = Array(#"{"type":"event","event":"chat","payload":{"runId":"r1","seq":2,"state":"delta","message":{"content":[{"type":"text","text":""#.utf8)
         let badFrame = prefix + Array(Self.base.utf8) + Array("ok".utf8) + bad + Array(#"tail"}]}}}"#.utf8)
-        let memo = Reading()
-        _ = Self.outcome(old, memo: memo)
-        #expect(memo.memo.locate(in: badFrame) != nil)  // the known bytes would be skipped
-        let (fast, _) = Self.outcome(badFrame, memo: memo)
+        let reading = Reading()
+        _ = Self.outcome(old, reading: reading)
+        #expect(reading.memo.locate(in: badFrame) != nil)  // the known bytes would be skipped
+        let (fast, _) = Self.outcome(badFrame, reading: reading)
         guard case .refused = fast else { Issue.record("accepted: \(bad)"); return }
-        #expect(fast == Self.outcome(badFrame, memo: nil).0)
+        #expect(fast == Self.outcome(badFrame, reading: nil).0)
     }
 
     @Test func theMemoKeepsTheTwoNewestStrings() {
@@ -178,16 +178,16 @@ import Testing
             frames.append(Self.chat(seq: 2 * seq + 2, rawText: raw, rawPiece: piece))
         }
         frames.append(Self.chat(seq: 20, rawText: "rewritten " + raw))
-        func updates(memo: Reading?) -> [ReplyAssembler.Update] {
+        func updates(reading: Reading?) -> [ReplyAssembler.Update] {
             var assembler = ReplyAssembler()
             return frames.compactMap { message in
-                guard let frame = try? Self.frame(message, memo: memo) else { return nil }
+                guard let frame = try? Self.frame(message, reading: reading) else { return nil }
                 return frame.eventName == "agent" ? assembler.apply(agent: frame.payload) : assembler.apply(chat: frame.payload)
             }
         }
-        let fast = updates(memo: Reading())
+        let fast = updates(reading: Reading())
         #expect(fast.count == frames.count)
-        #expect(fast == updates(memo: nil))
+        #expect(fast == updates(reading: nil))
         #expect(fast[3].change == .append("é"))
         #expect(fast.last?.change == .redraw)
     }
