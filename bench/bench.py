@@ -137,22 +137,16 @@ def print_targets(results):
 
 
 def main():
-    if sys.argv[1:] == ["--node"]:
+    # One section alone: it needs only the release simulator (and openclaw for --node).
+    alone = {"--node": node_side_by_side, "--debug-reader": debug_reader}.get(" ".join(sys.argv[1:]))
+    if alone:
+        for path in (SIM, OPENCLAW) if alone is node_side_by_side else (SIM,):
+            if not os.access(path, os.X_OK):
+                sys.exit(f"bench: {path} is missing; run `make release` first")
         state, env = fresh_environment()
         results = []
         try:
-            node_side_by_side(env, results)
-        finally:
-            shutil.rmtree(state, ignore_errors=True)
-        print_targets(results)
-        return
-    if sys.argv[1:] == ["--debug-reader"]:
-        if not os.access(SIM, os.X_OK):
-            sys.exit(f"bench: {SIM} is missing; run `swift build -c release --product openclaw-gateway-sim` first")
-        state, env = fresh_environment()
-        results = []
-        try:
-            debug_reader(env, results)
+            alone(env, results)
         finally:
             shutil.rmtree(state, ignore_errors=True)
         print_targets(results)
