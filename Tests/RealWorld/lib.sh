@@ -88,12 +88,14 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 # client [VAR=VALUE...] ARGS...: the client with a private home and state directory, the test token and
 # only the environment given (names in either case: https_proxy as HTTPS_PROXY); sets OUT, ERR and STATUS.
 # A client still running after CLIENT_GUARD seconds (default 60) is stopped: exit 124, a hang. CLIENT_WRAP
-# (an array, empty unless set) runs it inside another command (a namespace).
+# (an array, empty unless set) runs it inside another command (a namespace). CLIENT_GLIBC_TUNABLES, when
+# set, becomes the client's GLIBC_TUNABLES (make test-arm64: see Emulation.childEnvironment).
 client() {
     local home=$scratch/home variables=()
     while [[ $# -gt 0 && $1 =~ ^[A-Za-z_][A-Za-z0-9_]*= ]]; do variables+=("$1"); shift; done
     mkdir -p "$home"
-    env -i PATH=/usr/bin:/bin HOME="$home" OPENCLAW_STATE_DIR="$home/.openclaw" "${variables[@]}" \
+    env -i PATH=/usr/bin:/bin HOME="$home" OPENCLAW_STATE_DIR="$home/.openclaw" \
+        ${CLIENT_GLIBC_TUNABLES:+"GLIBC_TUNABLES=$CLIENT_GLIBC_TUNABLES"} "${variables[@]}" \
         timeout -k 5 "${CLIENT_GUARD:-60}" "${CLIENT_WRAP[@]}" "$OPENCLAW" --token "$TOKEN" "$@" >"$scratch/out" 2>"$scratch/err"
     STATUS=$?
     OUT=$(cat "$scratch/out") ERR=$(cat "$scratch/err")
