@@ -13,8 +13,12 @@ COMMIT := $(shell c=$$(git rev-parse --short=12 HEAD 2>/dev/null) && { git diff 
 # the library carries no unsafe flag); OPENCLAW_CROSS_MODULE_OPTIMIZATION=0 leaves it out, for Debian's
 # swiftlang compilers, which crash on it.
 CMO := $(if $(filter 0 no off false,$(OPENCLAW_CROSS_MODULE_OPTIMIZATION)),,-Xswiftc -cross-module-optimization)
+# Concrete generic types' metadata through their accessors, not looked up by mangled name: a one-shot
+# command otherwise demangles a name for each array type it first uses (0.2 M instructions of `history`,
+# bench/README). On the command line for the same reason as CMO.
+METADATA := -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
 # Release builds: Swift runtime linked statically, no $$ORIGIN rpath (nothing ships beside the binary).
-RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath $(CMO)
+RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath $(CMO) $(METADATA)
 # `make release` (so `install`, `dist` and `bench`) links each executable as a static PIE with OpenSSL's
 # and SQLite's archives (Package.swift, OPENCLAW_LINK): nothing to load or relocate at start.
 STATIC_LIBS := $(CURDIR)/.build-static-libs
