@@ -53,6 +53,12 @@ static_pie() {
 without_dispatch() {
     ! grep -aq 'com.apple.root.default-qos' "$1" || { echo "libdispatch is linked in"; return 1; }
 }
+# without_regex BINARY: no _StringProcessing (its module name is in the metadata of any build of it).
+# One string `contains`, `firstRange(of:)` or string `split` links it and its regex parser, 860 KB of
+# code whose tables every start relocates; ClawSystem's TextSearch answers those instead.
+without_regex() {
+    ! grep -aq '17_StringProcessing' "$1" || { echo "_StringProcessing is linked in"; return 1; }
+}
 # hardened BINARY: position-independent, relocations read-only after start (BIND_NOW + GNU_RELRO), no
 # executable stack: what lintian's and Debian's hardening checks look for.
 hardened() {
@@ -171,6 +177,7 @@ LIST
     check "tarball: a static PIE that needs no shared library" static_pie "$binary"
     check "tarball: hardened (PIE, full RELRO, non-executable stack)" hardened "$binary"
     check "tarball: no concurrency runtime or libdispatch to relocate at start" without_dispatch "$binary"
+    check "tarball: no _StringProcessing or regex parser to relocate at start" without_regex "$binary"
     check "tarball: no RPATH/RUNPATH" same "$("$objdump" -p "$binary" | awk '$1 == "RPATH" || $1 == "RUNPATH"')" ""
     check "tarball: env -i openclaw --version" same "$(env -i "$binary" --version)" "$expected_version"
     if start_simulator; then

@@ -240,7 +240,7 @@ extension CertificateProblem {
         else if text.hasPrefix("certificate is not yet valid") { self = .notYetValid }
         else if text.hasPrefix("self-signed certificate in certificate chain") || text.hasPrefix("unable to get") { self = .untrustedIssuer }
         else if text.hasPrefix("self-signed certificate") || text.hasPrefix("self signed certificate") { self = .selfSigned }
-        else if text.contains("hostname mismatch") || text.contains("does not match") { self = .nameMismatch }
+        else if text.containsText("hostname mismatch") || text.containsText("does not match") { self = .nameMismatch }
         else { self = .other }
     }
 }

@@ -1,3 +1,4 @@
+@_spi(Engine) import ClawSystem
 @_spi(Engine) import ClawProtocol
 @_spi(Engine) import ClawState
 @_spi(Engine) import ClawJSON
@@ -12,7 +13,7 @@ enum HandshakeFailure {
             return .protocolError("protocol mismatch: the gateway does not accept protocols 3-4\(expected)")
         }
         if shape.code == "NOT_PAIRED" || detail == "PAIRING_REQUIRED" || message.hasPrefix("pairing required") {
-            if detail == "DEVICE_IDENTITY_REQUIRED" || message.contains("device identity required") {
+            if detail == "DEVICE_IDENTITY_REQUIRED" || message.containsText("device identity required") {
                 return .authenticationFailed(.deviceIdentityRequired, shape)
             }
             let reason = AuthFailure.pairingRequired(requestId: shape.details?["requestId"]?.stringValue,

@@ -45,10 +45,10 @@
                        "Host key for "]
         let login = ["Permission denied (", "Too many authentication failures", "Authentication failed"]
         for line in lines {
-            if hostKey.contains(where: line.contains) { return .hostKey }
+            if hostKey.contains(where: line.containsText) { return .hostKey }
         }
         for line in lines {
-            if login.contains(where: line.contains) { return .authentication }
+            if login.contains(where: line.containsText) { return .authentication }
         }
         return nil
     }

@@ -74,8 +74,9 @@ extension SessionOptions {
         guard let path = TextTrim.nonEmpty(environment["NODE_EXTRA_CA_CERTS"]) else { return nil }
         let reason: String
         do {
-            let text = try FileSystem.readFile(path)
-            if text.firstRange(of: Array("-----BEGIN CERTIFICATE-----".utf8)) != nil { return path }
+            let bytes = try FileSystem.readFile(path)
+            let marker = Array("-----BEGIN CERTIFICATE-----".utf8)
+            if bytes.withUnsafeBytes({ b in marker.withUnsafeBytes { Memory.firstOffset(of: $0, in: b) } }) != nil { return path }
             reason = "it holds no PEM certificate"
         } catch {
             reason = error.reason

@@ -1,3 +1,4 @@
+@_spi(Engine) import ClawSystem
 @_spi(Engine) import ClawJSON
 
 /// `classifySessionKind` (openclaw/openclaw `src/sessions/classify-session-kind.ts` @46667e02): the
@@ -13,7 +14,7 @@
         if let spawnedBy = entry["spawnedBy"], Self.isTruthy(spawnedBy) { return .spawnChild }
         let chatType = entry["chatType"]?.stringValue
         if chatType == "group" || chatType == "channel" { return .group }
-        if key.contains(":group:") || key.contains(":channel:") { return .group }
+        if key.containsText(":group:") || key.containsText(":channel:") { return .group }
         return .direct
     }
 

@@ -84,7 +84,7 @@
         guard let configured = config.sessionStore else {
             return Paths.join(stateDirectory, "agents", agentId, "sessions", "sessions.json")
         }
-        let filled = configured.split(separator: "{agentId}", omittingEmptySubsequences: false).joined(separator: agentId)
+        let filled = configured.replacingText("{agentId}", with: agentId)
         return StatePaths.expandUser(filled, environment: environment)
     }
 

@@ -57,7 +57,7 @@
     @_spi(Engine) public var hasCredentials: Bool { username != nil }
 
     static func authority(host: String, port: Int) -> String {
-        host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        host.containsText(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 
     /// Parses a proxy URL; a URL without a scheme is `http://`, as curl and Go read one from the
@@ -69,10 +69,10 @@
         var rest = Substring(TextTrim.trimmed(text))
         guard !rest.isEmpty else { throw ProxyURLProblem("is empty") }
         var scheme = Scheme.http
-        if schemeRequired, rest.firstRange(of: "://") == nil {
+        if schemeRequired, rest.firstRange(ofText: "://") == nil {
             throw ProxyURLProblem("has no scheme; use http://, https://, socks5:// or socks5h://")
         }
-        if let range = rest.firstRange(of: "://") {
+        if let range = rest.firstRange(ofText: "://") {
             let name = rest[..<range.lowerBound].lowercased()
             guard let known = Scheme(rawValue: name) else {
                 throw ProxyURLProblem("has the scheme '\(name)'; use http://, https://, socks5:// or socks5h://")

@@ -1,3 +1,4 @@
+@_spi(Engine) import ClawSystem
 /// `openclaw completion zsh`: a `#compdef` function built on `_arguments`, generated from the
 /// command table. Global flags are accepted before and after the command, as the parser does.
 enum ZshCompletion {
@@ -74,7 +75,7 @@ enum ZshCompletion {
             } else if !command.arguments.isEmpty {
                 // `_guard`: free text is offered only for a word that is not a flag, so `--ses` completes
                 // to `--session=` in one TAB (a bare message action makes zsh list instead of insert).
-                let text = command.arguments.replacingAll(#"""#, with: "")
+                let text = command.arguments.replacingText(#"""#, with: "")
                 out += " \\\n            " + ShellQuoting.posix("*:\(command.arguments):_guard \"^-*\" \"\(text)\"")
             }
             out += " && ret=0\n          ;;\n"
@@ -105,7 +106,7 @@ enum ZshCompletion {
             var spec = exclusion + spelling
             if let value = CompletionModel.value(of: flag) {
                 spec += (spelling.hasPrefix("--") ? "=" : "+") + description
-                spec += ":" + escapeDescription(flag.placeholder).replacingAll(":", with: #"\:"#) + ":" + action(value)
+                spec += ":" + escapeDescription(flag.placeholder).replacingText(":", with: #"\:"#) + ":" + action(value)
             } else {
                 spec += description
             }
@@ -126,6 +127,6 @@ enum ZshCompletion {
 
     /// Brackets and backslashes would end or bend an `_arguments` description.
     private static func escapeDescription(_ text: String) -> String {
-        text.replacingAll(#"\"#, with: #"\\"#).replacingAll("[", with: #"\["#).replacingAll("]", with: #"\]"#)
+        text.replacingText(#"\"#, with: #"\\"#).replacingText("[", with: #"\["#).replacingText("]", with: #"\]"#)
     }
 }
