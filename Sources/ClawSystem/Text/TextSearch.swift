@@ -15,9 +15,9 @@ extension StringProtocol {
         return lower..<utf8.index(lower, offsetBy: pattern.count)
     }
 
-    /// Whether `needle` occurs in the text.
+    /// Whether `needle` occurs in the text; never for an empty needle, as `contains(_:)` answers.
     @_spi(Engine) public func containsText(_ needle: String) -> Bool {
-        firstRange(ofText: needle) != nil
+        !needle.isEmpty && firstRange(ofText: needle) != nil
     }
 
 }
