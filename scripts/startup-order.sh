@@ -55,7 +55,8 @@ profile watch --count 1000
 
 python3 - "$work"/cg.* > "$work/order" <<'EOF'
 import re, sys
-# Callgrind names a function in full the first time (`fn=(id) name`, or `cfn=` for a callee), then by id.
+# Callgrind names a function in full the first time (`fn=(id) name`, or `cfn=` for a callee), then by id;
+# names with a space ("(below main)") do not match, nor do addresses without a symbol (0x...).
 order, listed = [], set()
 for path in sys.argv[1:]:
     names = {}
@@ -67,7 +68,7 @@ for path in sys.argv[1:]:
         if name:
             names[ident] = name
         name = names.get(ident)
-        if kind == "fn" and name and name not in listed and not name.startswith("0x") and name != "(below":
+        if kind == "fn" and name and name not in listed and not name.startswith("0x"):
             listed.add(name)
             order.append(name)
 print("\n".join(order))
